@@ -1,0 +1,95 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "stepsync",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "stepsync", targets: ["stepsync"]),
+        .library(name: "StepSyncCore", targets: ["StepSyncCore"]),
+        .library(name: "StepSyncStore", targets: ["StepSyncStore"]),
+        .library(name: "StepSyncSink", targets: ["StepSyncSink"]),
+        .library(name: "StepSyncEngine", targets: ["StepSyncEngine"]),
+        .library(name: "StepSyncImport", targets: ["StepSyncImport"]),
+        .library(name: "StepSyncCLI", targets: ["StepSyncCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+    ],
+    targets: [
+        // One-file executable: everything else lives in libraries the tests can call.
+        .executableTarget(name: "stepsync", dependencies: ["StepSyncCLI"]),
+
+        // Pure logic: models, layering, wire format, retry policy, generator. No I/O, no adapters.
+        .target(name: "StepSyncCore"),
+
+        // The sample store (health.sqlite) and the sync-interval ledger, through GRDB.
+        .target(name: "StepSyncStore", dependencies: [
+            "StepSyncCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+
+        // The bundled JSONL sink server (Hummingbird 2).
+        .target(name: "StepSyncSink", dependencies: [
+            "StepSyncCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
+        // The sync engine: intervals → raw samples → HTTP (AsyncHTTPClient).
+        .target(name: "StepSyncEngine", dependencies: [
+            "StepSyncCore",
+            "StepSyncStore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // Apple Health export.zip / export.xml importer (streaming).
+        .target(name: "StepSyncImport", dependencies: [
+            "StepSyncCore",
+            "StepSyncStore",
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
+
+        // The command-line interface: one file per subcommand.
+        .target(name: "StepSyncCLI", dependencies: [
+            "StepSyncCore",
+            "StepSyncStore",
+            "StepSyncSink",
+            "StepSyncEngine",
+            "StepSyncImport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
+        .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore"]),
+        .testTarget(name: "StepSyncStoreTests", dependencies: ["StepSyncCore", "StepSyncStore"]),
+        .testTarget(name: "StepSyncSinkTests", dependencies: [
+            "StepSyncCore", "StepSyncSink",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "CompressNIO", package: "compress-nio"),
+        ]),
+        .testTarget(name: "StepSyncEngineTests", dependencies: [
+            "StepSyncCore", "StepSyncStore", "StepSyncEngine", "StepSyncSink",
+        ]),
+        .testTarget(name: "StepSyncImportTests", dependencies: [
+            "StepSyncCore", "StepSyncStore", "StepSyncImport",
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncCLI",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+    ]
+)

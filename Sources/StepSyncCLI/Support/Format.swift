@@ -1,0 +1,44 @@
+import Foundation
+
+/// Formatting for people: numbers with thousands separators, aligned tables, durations.
+enum Format {
+    /// `1234567.0` → `1,234,567`; fractions are kept to one decimal when present.
+    static func number(_ value: Double) -> String {
+        let rounded = value.rounded()
+        if abs(value - rounded) < 1e-9 { return number(Int64(rounded)) }
+        return String(format: "%.1f", value)
+    }
+
+    /// `1234567` → `1,234,567`.
+    static func number<I: BinaryInteger>(_ value: I) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return value < 0 ? "-" + out : out
+    }
+
+    /// Seconds for people: `0.42 s`, `12.3 s`, `4 min 05 s`.
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 10 { return String(format: "%.2f s", seconds) }
+        if seconds < 60 { return String(format: "%.1f s", seconds) }
+        let s = Int(seconds.rounded())
+        return String(format: "%d min %02d s", s / 60, s % 60)
+    }
+
+    /// Columns padded to their widest cell; numbers right-aligned.
+    static func table(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        func isNumeric(_ s: String) -> Bool { !s.isEmpty && s.allSatisfy { $0.isNumber || $0 == "," || $0 == "." || $0 == "-" } }
+        return all.map { row in
+            row.indices.map { i in
+                let cell = row[i]
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                return isNumeric(cell) ? pad + cell : cell + pad
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,1 @@
+// The sync engine lands here (issue 5).

@@ -1,0 +1,1 @@
+// The Apple Health importer lands here (issue 6).

@@ -1,0 +1,1 @@
+// The Hummingbird sink lands here (issue 4).

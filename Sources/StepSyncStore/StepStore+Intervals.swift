@@ -1,0 +1,209 @@
+import GRDB
+import StepSyncCore
+
+extension StepStore {
+    // MARK: - Reading the ledger
+
+    /// The intervals of `type`, oldest first, optionally only those with one of `status`.
+    public func intervals(of type: SampleType = .stepCount, status: Set<IntervalStatus>? = nil) throws -> [SyncInterval] {
+        try dbWriter.read { db in
+            guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return [] }
+            var sql = "SELECT \(Self.intervalColumns) FROM sync_interval WHERE type_id = ?"
+            var arguments: StatementArguments = [typeId]
+            if let status {
+                sql += " AND status IN (\(status.map { _ in "?" }.joined(separator: ",")))"
+                arguments += StatementArguments(status.map(\.rawValue))
+            }
+            sql += " ORDER BY start_ms"
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { Self.interval(from: $0, type: type) }
+        }
+    }
+
+    /// The interval with this id.
+    public func interval(id: Int64) throws -> SyncInterval {
+        try dbWriter.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT \(Self.intervalColumns), t.identifier FROM sync_interval
+                JOIN sample_type t ON t.id = sync_interval.type_id WHERE sync_interval.id = ?
+                """, arguments: [id])
+            else { throw StoreError.unknownInterval(id) }
+            return Self.interval(from: row, type: SampleType(row[11] as String))
+        }
+    }
+
+    /// The newest interval of `type`, or `nil` when the ledger has none.
+    public func lastInterval(of type: SampleType = .stepCount) throws -> SyncInterval? {
+        try dbWriter.read { db in
+            guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return nil }
+            return try Row.fetchOne(db, sql: """
+                SELECT \(Self.intervalColumns) FROM sync_interval WHERE type_id = ? ORDER BY start_ms DESC LIMIT 1
+                """, arguments: [typeId]).map { Self.interval(from: $0, type: type) }
+        }
+    }
+
+    /// Counts of the ledger of `type` by status, with steps and samples.
+    public func intervalSummary(of type: SampleType = .stepCount) throws -> IntervalSummary {
+        try dbWriter.read { db in
+            var summary = IntervalSummary()
+            guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return summary }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT status, COUNT(*), TOTAL(steps), TOTAL(samples), SUM(oversize)
+                FROM sync_interval WHERE type_id = ? GROUP BY status
+                """, arguments: [typeId])
+            for row in rows {
+                let count: Int = row[1]
+                let steps: Double = row[2]
+                let samples = Int(row[3] as Double)
+                summary.intervals += count
+                summary.steps += steps
+                summary.samples += samples
+                summary.oversize += row[4] as Int? ?? 0
+                switch IntervalStatus(rawValue: row[0]) {
+                case .pending: summary.pending += count
+                case .inFlight: summary.inFlight += count
+                case .synced:
+                    summary.synced += count
+                    summary.syncedSteps += steps
+                    summary.syncedSamples += samples
+                case .failed: summary.failed += count
+                case nil: break
+                }
+            }
+            return summary
+        }
+    }
+
+    // MARK: - Writing the ledger
+
+    /// Appends `intervals` (all of one type, oldest first, contiguous) after the ledger's last interval of that type,
+    /// in one transaction: all of them commit, or none.
+    ///
+    /// - Throws: ``StoreError/intervalsNotContiguous(_:)`` when they leave a gap or overlap between themselves or
+    ///   with the ledger.
+    /// - Returns: the intervals with their ids.
+    @discardableResult
+    public func appendIntervals(_ intervals: [SyncInterval]) throws -> [SyncInterval] {
+        guard let type = intervals.first?.type else { return [] }
+        return try dbWriter.write { db in
+            let typeId = try Self.typeId(of: type, in: db, create: true)!
+            var previousEnd = try Int64.fetchOne(db, sql: "SELECT MAX(end_ms) FROM sync_interval WHERE type_id = ?",
+                                                 arguments: [typeId])
+            let statement = try db.makeStatement(sql: """
+                INSERT INTO sync_interval (type_id, start_ms, end_ms, steps, samples, oversize, status, attempts,
+                    last_error, synced_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            var stored: [SyncInterval] = []
+            stored.reserveCapacity(intervals.count)
+            for var interval in intervals {
+                guard interval.type == type else {
+                    throw StoreError.intervalsNotContiguous("one append mixes \(type) and \(interval.type)")
+                }
+                if let previousEnd, interval.range.start != previousEnd {
+                    throw StoreError.intervalsNotContiguous(
+                        "interval \(interval.range) does not start where the previous one ends (\(ISO8601Millis.format(previousEnd)))")
+                }
+                try statement.execute(arguments: [
+                    typeId, interval.range.start, interval.range.end, interval.steps, interval.samples,
+                    interval.oversize, interval.status.rawValue, interval.attempts, interval.lastError,
+                    interval.syncedAtMs,
+                ])
+                interval.id = db.lastInsertedRowID
+                stored.append(interval)
+                previousEnd = interval.range.end
+            }
+            return stored
+        }
+    }
+
+    /// Deletes every interval of `type` (all types when `nil`). Returns how many were deleted.
+    @discardableResult
+    public func deleteIntervals(of type: SampleType? = nil) throws -> Int {
+        try dbWriter.write { db in
+            if let type {
+                guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return 0 }
+                try db.execute(sql: "DELETE FROM sync_interval WHERE type_id = ?", arguments: [typeId])
+            } else {
+                try db.execute(sql: "DELETE FROM sync_interval")
+            }
+            return db.changesCount
+        }
+    }
+
+    /// Claims an interval for sending: `pending` → `inFlight`, one more attempt. Returns false if it was not pending.
+    public func markInFlight(_ id: Int64) throws -> Bool {
+        try dbWriter.write { db in
+            try db.execute(sql: """
+                UPDATE sync_interval SET status = 'inFlight', attempts = attempts + 1 WHERE id = ? AND status = 'pending'
+                """, arguments: [id])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Records the sink's acknowledgement: the interval is `synced` once this returns (the commit is fsynced).
+    public func markSynced(_ id: Int64, atMs: Int64) throws {
+        try dbWriter.write { db in
+            try db.execute(sql: """
+                UPDATE sync_interval SET status = 'synced', synced_at_ms = ?, last_error = NULL WHERE id = ?
+                """, arguments: [atMs, id])
+            guard db.changesCount == 1 else { throw StoreError.unknownInterval(id) }
+        }
+    }
+
+    /// Marks the interval `failed` with the reason the sink or the network gave.
+    public func markFailed(_ id: Int64, error: String) throws {
+        try dbWriter.write { db in
+            try db.execute(sql: "UPDATE sync_interval SET status = 'failed', last_error = ? WHERE id = ?",
+                           arguments: [error, id])
+            guard db.changesCount == 1 else { throw StoreError.unknownInterval(id) }
+        }
+    }
+
+    /// Puts an interval back to `pending` (a paused sync that did not send it), keeping its attempts and error.
+    public func markPending(_ id: Int64, error: String? = nil) throws {
+        try dbWriter.write { db in
+            try db.execute(sql: """
+                UPDATE sync_interval SET status = 'pending', last_error = COALESCE(?, last_error) WHERE id = ?
+                """, arguments: [error, id])
+        }
+    }
+
+    /// Puts every interval left `inFlight` (by a crashed or killed sync) back to `pending`. Returns how many.
+    @discardableResult
+    public func requeueInFlight() throws -> Int {
+        try dbWriter.write { db in
+            try db.execute(sql: "UPDATE sync_interval SET status = 'pending' WHERE status = 'inFlight'")
+            return db.changesCount
+        }
+    }
+
+    /// Puts every `failed` interval back to `pending` (`sync --retry-failed`), resetting attempts. Returns how many.
+    @discardableResult
+    public func requeueFailed() throws -> Int {
+        try dbWriter.write { db in
+            try db.execute(sql: "UPDATE sync_interval SET status = 'pending', attempts = 0 WHERE status = 'failed'")
+            return db.changesCount
+        }
+    }
+
+    // MARK: - Rows
+
+    static let intervalColumns = """
+        sync_interval.id, sync_interval.start_ms, sync_interval.end_ms, sync_interval.steps, sync_interval.samples,
+        sync_interval.oversize, sync_interval.status, sync_interval.attempts, sync_interval.last_error,
+        sync_interval.synced_at_ms, sync_interval.type_id
+        """
+
+    static func interval(from row: Row, type: SampleType) -> SyncInterval {
+        SyncInterval(
+            id: row[0],
+            type: type,
+            range: TimeRange(start: row[1], end: row[2]),
+            steps: row[3],
+            samples: row[4],
+            oversize: row[5],
+            status: IntervalStatus(rawValue: row[6]) ?? .pending,
+            attempts: row[7],
+            lastError: row[8],
+            syncedAtMs: row[9])
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import StepSyncCore
+
+/// The sample store (`health.sqlite`): stepsync's stand-in for HealthKit, and the ledger of sync intervals.
+///
+/// One façade over a GRDB `DatabasePool` (WAL, so the sync engine reads samples while it records progress), with
+/// intent-named methods grouped by feature in `StepStore+*.swift`:
+/// - samples: ``insertSamples(_:)``, ``insert(_:)``, ``samplePage(of:in:after:limit:)``;
+/// - statistics (the only queries the layering engine may make): ``statistics(of:in:bucketMs:)``,
+///   ``total(of:in:)``, ``bounds(of:)``;
+/// - the interval ledger: ``intervals(of:status:)``, ``appendIntervals(_:)``, ``markSynced(_:atMs:)``, ….
+///
+/// `StepStore` is a value: copies share the same pool, and every method is safe to call from any task.
+public struct StepStore: Sendable {
+    /// The pool every method goes through.
+    let dbWriter: DatabasePool
+
+    /// The path of the database file.
+    public let path: String
+
+    /// Opens (creating if needed) the store at `path` and brings its schema up to date.
+    ///
+    /// - Throws: ``StoreError`` naming the file when it cannot be created, opened or migrated.
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.label = "stepsync.store"
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // WAL + FULL: a committed interval mark survives power loss, at one fsync per commit (≈ 700 commits/s
+            // measured here); bulk inserts are one transaction each, so they pay it once.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA cache_size = -65536")  // 64 MiB page cache
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
+        do {
+            dbWriter = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(dbWriter)
+        } catch let error as DatabaseError {
+            throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error)")
+        }
+    }
+
+    /// Opens the store `health.sqlite` of a data directory, creating the directory if needed.
+    public init(dataDirectory: DataDirectory) throws {
+        try dataDirectory.create()
+        try self.init(path: dataDirectory.storePath)
+    }
+
+    /// The change sequence (anchor): it grows with every sample inserted and every sample deleted.
+    public func changeSequence() throws -> Int64 {
+        try dbWriter.read { db in try Self.currentSequence(db) }
+    }
+
+    static func currentSequence(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT change_seq FROM store_state WHERE id = 1") ?? 0
+    }
+}

@@ -1,0 +1,8 @@
+import StepSyncCLI
+
+@main
+enum Entrypoint {
+    static func main() async {
+        await StepSyncCommand.main()
+    }
+}
