@@ -55,16 +55,22 @@ extension StepStore {
         }
     }
 
-    /// Up to `limit` tombstones of `type` with a change sequence in `(seqAfter, seqThrough]`, oldest first, as
-    /// (sequence, uuid) pairs.
+    /// Up to `limit` tombstones of `type` with a change sequence in `(seqAfter, seqThrough]`, oldest first.
+    ///
+    /// A tombstone whose uuid is back in the store (deleted, then inserted again, e.g. by re-importing an export) is
+    /// left out: the sample is alive, and the sink must keep it.
     public func tombstones(
         of type: SampleType, seqAfter: Int64, seqThrough: Int64, limit: Int
-    ) throws -> [(seq: Int64, uuid: UUID)] {
+    ) throws -> [Tombstone] {
         try dbWriter.read { db in
             guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return [] }
             return try Row.fetchAll(db, sql: """
-                SELECT seq, uuid FROM tombstone WHERE type_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
-                """, arguments: [typeId, seqAfter, seqThrough, limit]).map { ($0[0], $0[1]) }
+                SELECT seq, uuid, start_ms FROM tombstone t
+                WHERE type_id = ? AND seq > ? AND seq <= ? AND NOT EXISTS (SELECT 1 FROM sample s WHERE s.uuid = t.uuid)
+                ORDER BY seq LIMIT ?
+                """, arguments: [typeId, seqAfter, seqThrough, limit]).map {
+                Tombstone(seq: $0[0], uuid: $0[1], startMs: $0[2])
+            }
         }
     }
 
