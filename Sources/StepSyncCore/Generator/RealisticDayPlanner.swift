@@ -147,55 +147,62 @@ struct RealisticDayPlanner: Sendable {
         var plan = BoutPlan()
         func minutes(_ range: ClosedRange<Int>) -> Int { rng.int(range) * 60 }
         func at(_ h: Int, _ m: Int = 0) -> Int { h * 3600 + m * 60 }
+        // Pottering about (home, office, shop): short, slow bouts the Watch records as a few small samples.
+        func potter(_ count: ClosedRange<Int>, until end: Int, phone: Double) {
+            plan.scatter(rng.int(count), in: plan.cursor..<end, length: 30...300, cadence: 10...50, phone: phone, rng: &rng)
+        }
         switch kind {
         case .workday:
             let wake = rng.int(at(6, 15)...at(7, 30))
             let leave = wake + minutes(40...75)
-            plan.scatter(rng.int(3...6), in: wake..<leave, length: 20...150, cadence: 50...90, phone: 0.4, rng: &rng)
+            plan.add(start: wake, length: 60, cadence: 10...30, phone: 0.2, rng: &rng)
+            potter(4...8, until: leave, phone: 0.3)
             let bikes = rng.chance(0.2)
-            plan.add(start: leave, length: bikes ? minutes(3...6) : minutes(8...25), cadence: 100...120, phone: 1, rng: &rng)
+            plan.add(start: leave, length: bikes ? minutes(2...4) : minutes(5...15), cadence: 100...120, phone: 1, rng: &rng)
             let lunch = at(12) + minutes(0...50)
-            plan.scatter(rng.int(5...10), in: plan.cursor..<lunch, length: 30...240, cadence: 60...100, phone: 0.7, rng: &rng)
-            if rng.chance(0.75) {
-                plan.add(start: lunch, length: minutes(10...35), cadence: 95...115, phone: 0.95, rng: &rng)
+            potter(10...18, until: lunch, phone: 0.6)
+            if rng.chance(0.7) {
+                plan.add(start: lunch, length: minutes(10...25), cadence: 95...115, phone: 0.95, rng: &rng)
             }
             let home = at(16, 30) + minutes(0...120)
-            plan.scatter(rng.int(4...9), in: plan.cursor..<home, length: 30...240, cadence: 60...100, phone: 0.7, rng: &rng)
-            plan.add(start: home, length: bikes ? minutes(3...6) : minutes(8...25), cadence: 100...120, phone: 1, rng: &rng)
-            let bed = rng.int(at(22, 15)...at(23, 40))
-            if rng.chance(0.35) {
+            potter(10...18, until: home, phone: 0.6)
+            plan.add(start: home, length: bikes ? minutes(2...4) : minutes(5...15), cadence: 100...120, phone: 1, rng: &rng)
+            if rng.chance(0.3) {
                 plan.add(start: plan.cursor + minutes(20...90), length: minutes(25...50), cadence: 155...175, phone: 0.5, rng: &rng)
-            } else if rng.chance(0.3) {
+            } else if rng.chance(0.25) {
                 plan.add(start: plan.cursor + minutes(60...150), length: minutes(20...45), cadence: 90...110, phone: 0.9, rng: &rng)
             }
-            plan.scatter(rng.int(4...8), in: plan.cursor..<bed, length: 20...180, cadence: 50...90, phone: 0.4, rng: &rng)
+            potter(8...14, until: rng.int(at(22, 15)...at(23, 40)), phone: 0.3)
         case .weekend:
             let wake = rng.int(at(7, 30)...at(9, 30))
+            plan.add(start: wake, length: 60, cadence: 10...30, phone: 0.2, rng: &rng)
             if weekday == 7, rng.chance(0.4) {
                 plan.add(start: wake + minutes(20...60), length: minutes(60...110), cadence: 160...175, phone: 0.5, rng: &rng)
             }
-            let outing = max(plan.cursor + minutes(30...60), rng.int(at(10)...at(14)))
-            plan.scatter(rng.int(5...10), in: max(wake, plan.cursor)..<outing, length: 20...180, cadence: 50...90, phone: 0.4, rng: &rng)
-            if rng.chance(0.7) {
+            potter(8...16, until: max(plan.cursor + minutes(30...60), rng.int(at(10)...at(14))), phone: 0.3)
+            if rng.chance(0.6) {
                 for _ in 0..<rng.int(2...3) {
-                    plan.add(start: plan.cursor + minutes(2...15), length: minutes(25...50), cadence: 90...110, phone: 0.95, rng: &rng)
+                    plan.add(start: plan.cursor + minutes(2...15), length: minutes(20...40), cadence: 90...110, phone: 0.95, rng: &rng)
                 }
             }
             for _ in 0..<rng.int(1...3) {
                 plan.add(start: plan.cursor + minutes(20...90), length: minutes(5...20), cadence: 90...110, phone: 0.95, rng: &rng)
+                potter(2...5, until: plan.cursor + minutes(30...60), phone: 0.9)
             }
-            plan.scatter(rng.int(4...8), in: plan.cursor..<rng.int(at(22, 30)...at(23, 50)), length: 20...180,
-                         cadence: 50...90, phone: 0.4, rng: &rng)
+            potter(10...18, until: rng.int(at(22, 30)...at(23, 50)), phone: 0.3)
         case .vacation:
             let wake = rng.int(at(7, 30)...at(9))
-            plan.scatter(rng.int(3...6), in: wake..<(wake + minutes(45...90)), length: 20...120, cadence: 50...90, phone: 0.5, rng: &rng)
+            plan.add(start: wake, length: 60, cadence: 10...30, phone: 0.2, rng: &rng)
+            potter(4...8, until: wake + minutes(45...90), phone: 0.5)
             for _ in 0..<rng.int(3...5) {
-                plan.add(start: plan.cursor + minutes(10...60), length: minutes(25...55), cadence: 85...110, phone: 0.99, rng: &rng)
+                plan.add(start: plan.cursor + minutes(10...60), length: minutes(20...45), cadence: 85...110, phone: 0.99, rng: &rng)
+                potter(1...4, until: plan.cursor + minutes(20...40), phone: 0.9)
             }
-            plan.scatter(rng.int(3...6), in: plan.cursor..<at(23, 30), length: 20...120, cadence: 50...90, phone: 0.5, rng: &rng)
+            potter(5...10, until: at(23, 30), phone: 0.5)
         case .sick:
             let wake = rng.int(at(8)...at(10))
-            plan.scatter(rng.int(5...12), in: wake..<at(22, 30), length: 20...100, cadence: 40...70, phone: 0.3, rng: &rng)
+            plan.add(start: wake, length: 60, cadence: 10...30, phone: 0.2, rng: &rng)
+            potter(6...14, until: at(22, 30), phone: 0.2)
         }
         return plan.bouts
     }

@@ -33,7 +33,7 @@ struct SeedDayPlanner {
     private mutating func nextLength(progress: Double) -> Int {
         if recording { return timeline.int(30...180) }
         // 14–180 days, shorter as the range goes on: recent years are recorded more.
-        return 14 + Int(Double(166) * timeline.unit() * (1 - 0.6 * progress))
+        return 14 + Int(Double(166) * timeline.unit() * (1 - 0.45 * progress))
     }
 
     mutating func samples(of day: CivilDate) -> [HealthSample] {
