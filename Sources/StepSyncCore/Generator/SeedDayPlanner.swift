@@ -1,7 +1,9 @@
+import Foundation
+
 /// The `seed` profile: the density of the original HealthStepsSync generator.
 ///
-/// Recorded stretches of 30–180 days alternate with gaps of 14–180 days; gaps shrink towards the end of the range so
-/// that recent years are recorded more. A recorded day has 10–30 iPhone samples starting between 06:00 and 23:00
+/// Recorded stretches of 30–180 days alternate with gaps of 14–180 days; stretches grow and gaps shrink towards the end
+/// of the range, so that recent years are recorded more. A recorded day has 10–30 iPhone samples starting between 06:00 and 23:00
 /// local, each lasting 1–5 minutes; the early ones are small and the last carries the rest of a day total of
 /// 3,000–14,000 steps. Ten years come to about 42,000 samples and 18 million steps.
 struct SeedDayPlanner {
@@ -31,9 +33,9 @@ struct SeedDayPlanner {
     }
 
     private mutating func nextLength(progress: Double) -> Int {
-        if recording { return timeline.int(30...180) }
-        // 14–180 days, shorter as the range goes on: recent years are recorded more.
-        return 14 + Int(Double(166) * timeline.unit() * (1 - 0.45 * progress))
+        // Recent years are recorded more: stretches grow and gaps shrink as the range goes on.
+        if recording { return 30 + Int(150 * pow(timeline.unit(), 1.5 - progress)) }
+        return min(180, 14 + Int(166 * timeline.unit() * (1.3 - 1.0 * progress)))
     }
 
     mutating func samples(of day: CivilDate) -> [HealthSample] {
