@@ -66,8 +66,8 @@ public struct LayeringEngine: Hashable, Sendable {
         return LayeringResult(intervals: run.packer.finish(), queries: run.queries)
     }
 
-    /// The largest multiple of `length` at or before `instant`.
-    static func floorMultiple(_ instant: Int64, of length: Int64) -> Int64 {
+    /// The largest multiple of `length` (> 0) at or before `instant`: the grid line of a UTC layer at or before it.
+    public static func floorMultiple(_ instant: Int64, of length: Int64) -> Int64 {
         let q = instant / length
         return (instant % length != 0 && instant < 0 ? q - 1 : q) * length
     }
