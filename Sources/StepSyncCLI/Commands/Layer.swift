@@ -11,9 +11,10 @@ extension StepSyncCommand {
             discussion: """
                 Every interval holds at most --max-steps steps and --max-samples samples, unless its content cannot \
                 be split (one sample over the limit, or more samples than the limit in one millisecond): it is then \
-                marked oversize. Running it again appends intervals for samples later than the last interval only; \
-                intervals already in the ledger, and their sync progress, are never changed. The limits apply to \
-                the intervals a run creates.
+                marked oversize. Running it again layers only what changed since the previous run: samples after the \
+                ledger's end become new intervals, samples added inside layered ranges become delta intervals, and \
+                deletions become deletion intervals. Intervals already in the ledger, and their sync progress, are \
+                never changed. The limits apply to the intervals a run creates.
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
@@ -36,52 +37,50 @@ extension StepSyncCommand {
             let clock = ContinuousClock()
             let started = clock.now
             let store = try data.openStore()
-            let from = try store.lastInterval(of: .stepCount)?.range.end
             let engine = LayeringEngine(maxSteps: Double(maxSteps), maxSamples: maxSamples)
-            let result = try engine.layer(store.statisticsSource(for: .stepCount), type: .stepCount, from: from)
-            try store.appendIntervals(result.intervals)
+            let report = try store.layer(type: .stepCount, engine: engine)
             let elapsed = clock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let ledger = try store.intervalSummary(of: .stepCount)
-            let stored = try store.total(of: .stepCount, in: LayeringEngine.domain)
-            // Samples outside every interval: recorded inside (or before) already-layered ranges after they were layered.
-            let unlayered = stored.count - ledger.samples
+            let sampleIntervals = report.intervals.filter { $0.kind == .samples }
+            let steps = sampleIntervals.reduce(0.0) { $0 + $1.steps }
+            let samples = sampleIntervals.reduce(0) { $0 + $1.samples }
+            let oversize = sampleIntervals.filter(\.oversize).count
+            let largest = sampleIntervals.max { $0.steps < $1.steps }
+            let lowerBound = Int((steps / Double(maxSteps)).rounded(.up))
 
             if json {
                 var object: [String: Any] = [
-                    "intervals": result.intervals.count, "totalIntervals": ledger.intervals,
-                    "steps": result.steps, "samples": result.samples, "oversize": result.oversize,
-                    "queries": result.queries, "seconds": seconds, "maxSteps": maxSteps, "maxSamples": maxSamples,
-                    "lowerBound": Int((result.steps / Double(maxSteps)).rounded(.up)),
-                    "unlayeredSamples": unlayered,
+                    "intervals": report.intervals.count, "totalIntervals": ledger.intervals,
+                    "appended": report.appended, "deltas": report.deltas,
+                    "deletionIntervals": report.deletionIntervals, "deletedSamples": report.deletedSamples,
+                    "steps": steps, "samples": samples, "oversize": oversize,
+                    "queries": report.queries, "seconds": seconds, "maxSteps": maxSteps, "maxSamples": maxSamples,
+                    "lowerBound": lowerBound, "anchor": report.anchor, "upToDate": report.upToDate,
                 ]
-                if let largest = result.largest { object["largestSteps"] = largest.steps }
-                if let range = result.range {
-                    object["start"] = ISO8601Millis.format(range.start)
-                    object["end"] = ISO8601Millis.format(range.end)
+                if let largest { object["largestSteps"] = largest.steps }
+                if let first = sampleIntervals.map(\.range.start).min(), let last = sampleIntervals.map(\.range.end).max() {
+                    object["start"] = ISO8601Millis.format(first)
+                    object["end"] = ISO8601Millis.format(last)
                 }
                 try JSONOutput.print(object)
+                return
+            }
+            if report.upToDate {
+                print("The store has not changed since the last layering run: the ledger is unchanged "
+                      + "(\(Format.number(ledger.intervals)) intervals).")
+            } else if report.intervals.isEmpty {
+                print("No step samples to layer.")
             } else {
-                if result.intervals.isEmpty {
-                    print(from == nil ? "No step samples to layer." : "No new step samples since the last interval: the ledger is unchanged.")
-                } else {
-                    let range = result.range!
-                    print("layered \(Format.number(result.intervals.count)) new intervals "
-                          + "(\(Format.number(ledger.intervals)) in the ledger) from \(range)")
-                    print("steps: \(Format.number(result.steps)) in \(Format.number(result.samples)) samples; "
-                          + "lower bound ⌈steps ÷ \(Format.number(maxSteps))⌉ = "
-                          + Format.number(Int((result.steps / Double(maxSteps)).rounded(.up))) + " intervals")
-                    print("largest interval: \(Format.number(result.largest?.steps ?? 0)) steps; "
-                          + "oversize: \(result.oversize)")
-                }
-                print("statistics queries: \(result.queries), time: \(Format.duration(seconds))")
+                print("layered \(Format.number(report.intervals.count)) new intervals "
+                      + "(\(Format.number(ledger.intervals)) in the ledger): \(Format.number(report.appended)) after the "
+                      + "ledger's end, \(Format.number(report.deltas)) delta, \(Format.number(report.deletionIntervals)) "
+                      + "deletion (\(Format.number(report.deletedSamples)) samples deleted)")
+                print("steps: \(Format.number(steps)) in \(Format.number(samples)) samples; "
+                      + "lower bound ⌈steps ÷ \(Format.number(maxSteps))⌉ = \(Format.number(lowerBound)) intervals")
+                print("largest interval: \(Format.number(largest?.steps ?? 0)) steps; oversize: \(oversize)")
             }
-            if unlayered > 0 {
-                FileHandle.standardError.write(Data("""
-                    warning: \(unlayered) step samples lie inside or before already-layered ranges and are in no \
-                    interval; `stepsync layer` only appends after the last interval.\n
-                    """.utf8))
-            }
+            print("statistics queries: \(report.queries), time: \(Format.duration(seconds))")
         }
     }
 }
