@@ -39,7 +39,8 @@ private let badInputs: [BadInput] = [
             start: "2020-03-02 08:00:00 +0100", end: "2020-03-02 08:10:00 +0100"))
         let cut = String(text[..<text.range(of: "2020-03-02 08:10")!.lowerBound])
         let path = try F.write(cut, named: "export.xml", in: dir)
-        return (path, ["export.xml line \(line(of: "2020-03-02", in: cut))", "truncated"])
+        // The cut record is the last line; the error points at its start.
+        return (path, ["export.xml line \(cut.components(separatedBy: "\n").count)", "truncated"])
     },
     BadInput(name: "truncated XML (cut between records)") { dir in
         let text = F.document(.v14, body: goodRecords, close: false)
