@@ -32,7 +32,7 @@ extension StepSyncCommand {
             do {
                 summary = try HealthImporter(store: store).importExport(at: path) { progress in
                     let rate = reporter.elapsedSeconds > 0 ? Double(progress.records) / reporter.elapsedSeconds : 0
-                    reporter.update(done: progress.bytesRead >> 20, total: progress.totalBytes >> 20,
+                    reporter.update(done: (progress.bytesRead + (1 << 20) - 1) >> 20, total: (progress.totalBytes + (1 << 20) - 1) >> 20,
                                     detail: "\(Format.number(progress.records)) records, \(Format.number(Int64(rate))) records/s")
                 }
             } catch let error as ImportError {
