@@ -12,13 +12,15 @@ let benchmarkDependencies: [Target.Dependency] = [
     .product(name: "StepSyncSink", package: "stepsync"),
     .product(name: "StepSyncEngine", package: "stepsync"),
     .product(name: "StepSyncImport", package: "stepsync"),
+    .product(name: "ZIPFoundation", package: "ZIPFoundation"),  // ImportBenchmarks writes its export.zip
 ]
 
 let package = Package(
     name: "stepsync-benchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "stepsync", path: ".."),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: ["StoreBenchmarks", "LayeringBenchmarks", "SinkBenchmarks", "SyncBenchmarks", "ImportBenchmarks"].map {

@@ -3,6 +3,6 @@ import ArgumentParser
 extension StepSyncCommand {
     /// Every subcommand, in the order `--help` lists them. Each lives in `Commands/<Name>.swift`.
     static var allSubcommands: [any ParsableCommand.Type] {
-        [Generate.self, Stats.self, Layer.self, Chunks.self, Status.self, Serve.self, Delete.self]
+        [Generate.self, Import.self, Stats.self, Layer.self, Chunks.self, Status.self, Serve.self, Delete.self]
     }
 }

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import StepSyncCore
+import StepSyncImport
+import StepSyncStore
+
+extension StepSyncCommand {
+    /// `stepsync import PATH`: stream an Apple Health export into the sample store.
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import an Apple Health export (export.zip or export.xml) into the sample store.",
+            discussion: """
+                The export is streamed (the zip is inflated as it is read, never extracted), every record is given \
+                a uuid derived from its content, and the whole import is one transaction: importing the same \
+                export again adds nothing, a newer export adds only new records, and a file that cannot be read \
+                leaves the store as it was and names the file and line.
+                """)
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Argument(help: ArgumentHelp("The Apple Health export: export.zip, or the export.xml inside it.",
+                                     valueName: "path"))
+        var path: String
+
+        @Flag(help: "Print one JSON object (records, steps, duplicates, per-type counts) instead of a summary.")
+        var json = false
+
+        func run() async throws {
+            let store = try data.openStore()
+            var reporter = ProgressReporter(label: "MB", enabled: !json)
+            let summary: ImportSummary
+            do {
+                summary = try HealthImporter(store: store).importExport(at: path) { progress in
+                    let rate = reporter.elapsedSeconds > 0 ? Double(progress.records) / reporter.elapsedSeconds : 0
+                    reporter.update(done: (progress.bytesRead + (1 << 20) - 1) >> 20, total: (progress.totalBytes + (1 << 20) - 1) >> 20,
+                                    detail: "\(Format.number(progress.records)) records, \(Format.number(Int64(rate))) records/s")
+                }
+            } catch let error as ImportError {
+                reporter.finish()
+                FileHandle.standardError.write(Data("error: \(error.message)\nNothing was imported: the store is as it was.\n".utf8))
+                throw ExitCode.failure
+            }
+            reporter.finish()
+            if json {
+                try JSONOutput.print(Self.jsonObject(summary))
+            } else {
+                print(Self.report(summary))
+            }
+        }
+
+        /// The `--json` object.
+        static func jsonObject(_ s: ImportSummary) -> [String: Any] {
+            var types: [String: Any] = [:]
+            for (type, read) in s.recordsByType {
+                types[type.rawValue] = ["read": read, "inserted": s.insertedByType[type] ?? 0]
+            }
+            var object: [String: Any] = [
+                "file": s.file,
+                "records": s.inserted,
+                "steps": s.insertedStepSamples,
+                "stepsSum": s.insertedSteps,
+                "duplicates": s.duplicates,
+                "recordsRead": s.recordsRead,
+                "types": types,
+                "skippedElements": s.skippedElements,
+                "nestedRecords": s.nestedRecords,
+                "unknownCategoryValues": Dictionary(uniqueKeysWithValues: s.unknownCategoryValues.map { ($0.key.rawValue, $0.value) }),
+                "bytes": s.bytesRead,
+                "seconds": s.seconds,
+                "recordsPerSecond": s.recordsPerSecond,
+            ]
+            if let entry = s.entry { object["entry"] = entry }
+            return object
+        }
+
+        /// The summary for people.
+        static func report(_ s: ImportSummary) -> String {
+            var lines: [String] = []
+            lines.append("Imported \(s.file)\(s.entry.map { " (\($0))" } ?? ""): \(Format.number(s.recordsRead)) records read, "
+                + "\(Format.number(s.inserted)) new, \(Format.number(s.duplicates)) already in the store, "
+                + "in \(Format.duration(s.seconds)) (\(Format.number(Int64(s.recordsPerSecond))) records/s, "
+                + "\(Format.number(s.bytesRead >> 20)) MB of XML).")
+            if s.inserted == 0, s.duplicates > 0 {
+                lines.append("Nothing new: every record of this export is already in the store.")
+            }
+            let rows = s.recordsByType.keys.sorted().map { type in
+                [type.shortName, Format.number(s.recordsByType[type] ?? 0), Format.number(s.insertedByType[type] ?? 0)]
+            }
+            if !rows.isEmpty {
+                lines.append(Format.table(header: ["type", "read", "new"], rows: rows))
+            }
+            lines.append("new steps: \(Format.number(s.insertedSteps)) in \(Format.number(s.insertedStepSamples)) samples")
+            var skipped = s.skippedElements.sorted { $0.key < $1.key }.map { "\($0.key) \(Format.number($0.value))" }
+            if s.nestedRecords > 0 { skipped.append("Record inside Correlation \(Format.number(s.nestedRecords))") }
+            for (type, count) in s.unknownCategoryValues.sorted(by: { $0.key < $1.key }) {
+                skipped.append("\(type.shortName) with an unknown category value \(Format.number(count))")
+            }
+            if !skipped.isEmpty { lines.append("skipped: " + skipped.joined(separator: ", ")) }
+            return lines.joined(separator: "\n")
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The Apple Health importer lands here (issue 6).

@@ -1,0 +1,101 @@
+import Foundation
+import StepSyncCore
+import Testing
+@testable import StepSyncImport
+
+/// Parses `text` fed in chunks of `chunkSize` bytes and returns the samples and the parser.
+private func parse(_ text: String, chunkSize: Int) throws -> ([HealthSample], HealthExportParser) {
+    let bytes = Array(text.utf8)
+    var scanner = XMLChunkScanner()
+    var parser = HealthExportParser()
+    var samples: [HealthSample] = []
+    var offset = 0
+    while offset < bytes.count {
+        let end = min(bytes.count, offset + chunkSize)
+        try bytes[offset..<end].withUnsafeBytes { try scanner.feed($0, to: &parser) }
+        samples += parser.drain()
+        offset = end
+    }
+    try scanner.finish()
+    try parser.finish(line: scanner.line)
+    return (samples, parser)
+}
+
+@Suite("Streaming XML scanner")
+struct XMLChunkScannerTests {
+    @Test("records split across chunk boundaries decode the same at every chunk size",
+          arguments: [1, 2, 3, 7, 13, 64, 333, 4096, 1 << 20])
+    func chunkBoundaries(_ chunkSize: Int) throws {
+        let text = F.document(.iOS16Broken, body: "<!-- a comment with a > and a ' in it -->\n" + mainBody)
+        let (whole, _) = try parse(text, chunkSize: 1 << 24)
+        let (chunked, parser) = try parse(text, chunkSize: chunkSize)
+        #expect(whole.count == 10)
+        #expect(chunked == whole)
+        #expect(parser.nestedRecords == 2)
+        #expect(parser.skippedElements == ["Correlation": 1, "Workout": 1, "ActivitySummary": 2])
+        #expect(Set(chunked.map(\.uuid)).count == 10)
+    }
+
+    @Test("entities and stray control characters in attribute values")
+    func entities() throws {
+        let raw = Array("&lt;&lt;a&gt; &amp; &quot;b&quot; &apos;c&apos; &#233;&#x4E2D;\u{0B}\td &unknown;".utf8)
+        let text = raw.withUnsafeBytes { XMLAttributes.decode($0) }
+        #expect(text == "<<a> & \"b\" 'c' é中 d &unknown;")
+    }
+
+    @Test("HKDevice descriptions give name, model and an address-free identity")
+    func device() {
+        let d = HealthDevice(description: "<<HKDevice: 0x283a1c3c0>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:9.5>")
+        #expect(d.name == "Apple Watch")
+        #expect(d.model == "Watch6,2")
+        #expect(d.identity == "name:Apple Watch|manufacturer:Apple Inc.|model:Watch|hardware:Watch6,2|software:9.5")
+        let other = HealthDevice(description: "<<HKDevice: 0x600001234>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:9.5>")
+        #expect(other.identity == d.identity)
+    }
+
+    @Test("export dates: offsets, DST, invalid fields", arguments: [
+        ("2019-01-01 08:00:00 +0100", Int64(1_546_326_000_000), Int32(3600)),
+        ("2019-07-01 09:00:00 +0200", 1_561_964_400_000, 7200),
+        ("2019-07-01 02:00:00 -0500", 1_561_964_400_000, -18000),
+        ("2020-02-29 23:59:59 +0000", 1_583_020_799_000, 0),
+    ])
+    func dates(_ text: String, _ ms: Int64, _ offset: Int32) throws {
+        let parsed = try #require(Array(text.utf8).withUnsafeBytes { HealthDate.parse($0) })
+        #expect(parsed.ms == ms && parsed.offsetSeconds == offset)
+    }
+
+    @Test("dates that are not dates", arguments: ["2019-13-01 08:00:00 +0100", "2019-02-29 08:00:00 +0100",
+                                                   "2019-01-01 24:00:00 +0100", "yesterday", ""])
+    func badDates(_ text: String) {
+        #expect(Array(text.utf8).withUnsafeBytes { HealthDate.parse($0) } == nil)
+    }
+
+    @Test("values: exact decimals, exponents, junk", arguments: [
+        ("72", 72.0), ("0.083", 0.083), ("-5.5", -5.5), ("12.25", 12.25), ("1e3", 1000), ("0.1", 0.1),
+    ])
+    func numbers(_ text: String, _ value: Double) {
+        #expect(Array(text.utf8).withUnsafeBytes { RecordDecoder.number($0) } == value)
+    }
+}
+
+@Suite("Name-based uuids")
+struct NameBasedUUIDTests {
+    @Test("SHA-1 test vectors (FIPS 180-4)", arguments: [
+        ("", "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
+        ("abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
+        (String(repeating: "a", count: 1000), "291e9a6c66994949b57ba5e650361e98fc36b1ba"),
+    ])
+    func sha1(_ message: String, _ hex: String) {
+        var sha = SHA1()
+        sha.update(Array(message.utf8))
+        #expect(sha.finalize().map { String(format: "%02x", $0) }.joined() == hex)
+    }
+
+    @Test("RFC 4122 version 5: the DNS namespace example matches Python's uuid5")
+    func v5() {
+        let dns = UUID(uuidString: "6ba7b810-9dad-11d1-80b4-00c04fd430c8")!
+        #expect(NameBasedUUID.v5(namespace: dns, name: "www.example.com")
+            == UUID(uuidString: "2ed6657d-e927-568b-95e1-2665a8aea6a2")!)
+    }
+}
