@@ -31,6 +31,12 @@ extension StepSyncCommand {
         @Option(help: ArgumentHelp("The last day generated (inclusive), as YYYY-MM-DD. Defaults to today (UTC).", valueName: "date"))
         var end: String?
 
+        @Option(name: .customLong("append-days"), help: ArgumentHelp(
+            "Instead of a history, add this many new days after the store's last step sample.",
+            discussion: "The days are those a longer history with the same seed and profile would hold; --years and --end do not apply.",
+            valueName: "n"))
+        var appendDays: Int?
+
         @Flag(help: "Print one JSON object instead of progress and a summary.")
         var json = false
 
@@ -44,6 +50,14 @@ extension StepSyncCommand {
             if let end, CivilDate(iso: end) == nil {
                 throw ValidationError("--end must be a date as YYYY-MM-DD (got '\(end)').")
             }
+            if let appendDays {
+                guard appendDays >= 1 else {
+                    throw ValidationError("--append-days must be at least 1 (got \(appendDays)).")
+                }
+                guard end == nil else {
+                    throw ValidationError("--append-days adds days after the store's last sample; it cannot be combined with --end.")
+                }
+            }
         }
 
         /// The last day to generate.
@@ -51,7 +65,16 @@ extension StepSyncCommand {
 
         func run() async throws {
             let store = try data.openStore()
-            let generator = SampleGenerator(profile: profile, seed: seed, years: years, end: endDate)
+            let generator: SampleGenerator
+            if let appendDays {
+                guard let bounds = try store.bounds(of: .stepCount) else {
+                    throw ValidationError("--append-days needs step samples to follow, and \(store.path) holds none: run `stepsync generate` first.")
+                }
+                let first = EuropeBerlinTime.localDate(atUTCMs: bounds.last).advanced(by: 1)
+                generator = SampleGenerator(profile: profile, seed: seed, days: first...first.advanced(by: appendDays - 1))
+            } else {
+                generator = SampleGenerator(profile: profile, seed: seed, years: years, end: endDate)
+            }
             let outcome = try Self.generate(generator, into: store, progress: !json)
             if json {
                 try JSONOutput.print([
