@@ -75,21 +75,22 @@ struct SinkIngestTests {
         try await withTemporaryDirectory { dir in
             let syncs = Counter()
             try await withSink(directory: dir, configure: { $0.onSync = { syncs.increment() } }) { client, path in
-                let results = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                let results = try await withThrowingTaskGroup(of: (Int, Int, Int).self) { group in
                     for poster in 0..<8 {
                         group.addTask {
-                            var inserted = 0, duplicates = 0
+                            var inserted = 0, duplicates = 0, inserting = 0
                             for request in 0..<20 {
                                 // Poster p, request r covers samples [(p + r) * 10, +25): heavy overlap.
                                 let reply = try await client.post(makeSamples(25, first: (poster + request) * 10))
                                 #expect(reply.status == 200)
                                 inserted += reply.json["inserted"] as? Int ?? -1_000
                                 duplicates += reply.json["duplicates"] as? Int ?? -1_000
+                                if reply.json["inserted"] as? Int ?? 0 > 0 { inserting += 1 }
                             }
-                            return (inserted, duplicates)
+                            return (inserted, duplicates, inserting)
                         }
                     }
-                    return try await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
+                    return try await group.reduce(into: [(Int, Int, Int)]()) { $0.append($1) }
                 }
                 let distinct = Set((0..<8).flatMap { p in (0..<20).flatMap { r in makeSamples(25, first: (p + r) * 10).map(\.uuid) } })
                 #expect(results.reduce(0) { $0 + $1.0 } == distinct.count)
@@ -97,9 +98,11 @@ struct SinkIngestTests {
                 let stored = try storedSamples(path)
                 #expect(stored.count == distinct.count)
                 #expect(Set(stored.map(\.uuid)) == distinct)
-                // Group commit: never more syncs than requests that inserted something.
+                // At most one sync per request that wrote something (duplicate-only requests cost none);
+                // group commit makes it fewer (21–23 syncs for 25–26 such requests in a debug run).
+                let inserting = results.reduce(0) { $0 + $1.2 }
                 #expect(syncs.count >= 1)
-                #expect(syncs.count <= 160)
+                #expect(syncs.count <= inserting)
             }
         }
     }
