@@ -1,0 +1,235 @@
+import Foundation
+import Logging
+import StepSyncCore
+import StepSyncStore
+
+/// Syncs the store's pending intervals to the sink: claim → send → mark, at most `concurrency` in flight.
+///
+/// The protocol, for each pending interval, oldest first:
+/// 1. **claim**: `markInFlight` (pending → inFlight, one more attempt) — durable before anything is sent;
+/// 2. **send**: read the interval's raw samples (`[start, end)`, paged), encode them once (``WireEncoder``), POST;
+///    transient failures are retried with backoff inside the interval's task (``IntervalSendMachine``);
+/// 3. **mark**: `markSynced` (fsynced) on the sink's acknowledgement — only then does the interval count as done;
+///    a 4xx or running out of attempts marks it `failed` with the reason and the sync goes on.
+///
+/// A crash between 1 and 3 leaves the interval `inFlight`; the next run puts it back to pending at startup and resends
+/// it, and the sink's de-duplication by uuid keeps the end state exact (the resent samples count as `duplicates`).
+///
+/// Concurrency is a task group filled to `concurrency` interval tasks and topped up as each finishes, plus one task
+/// watching the ``SyncStop``: the first request stops the topping-up (the tasks in flight finish; one waiting out a
+/// backoff goes back to pending), the second cancels the tasks in flight (they go back to pending).
+public struct SyncEngine: Sendable {
+    /// The store whose ledger is synced.
+    public let store: StepStore
+    /// Where the bodies go.
+    public let uploader: any Uploader
+    /// Concurrency, retries, type.
+    public let configuration: SyncConfiguration
+    /// Where the engine logs (one line per failure, retry and requeue).
+    public let logger: Logger
+
+    /// Creates an engine; nothing runs until ``run(stop:progress:)``.
+    public init(store: StepStore, uploader: any Uploader, configuration: SyncConfiguration, logger: Logger) {
+        self.store = store
+        self.uploader = uploader
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// What the group's tasks report back to the loop.
+    private enum Event: Sendable {
+        case stopRequested
+        case stopSignalEnded
+        case interval(IntervalResult)
+    }
+
+    /// How one interval's task ended.
+    private enum IntervalResult: Sendable {
+        case synced(samples: Int, SinkAcknowledgement)
+        case failed
+        case requeued
+        case notPending
+    }
+
+    /// Runs the sync until every pending interval is synced or failed, or until `stop` is requested.
+    ///
+    /// - Parameters:
+    ///   - stop: the stop signal (first request: finish in-flight intervals and stop; second: cancel them).
+    ///   - progress: called on the caller's task after each interval ends.
+    /// - Returns: what the run did and what the ledger holds after it.
+    /// - Throws: a store error (the disk); intervals in flight then go back to pending.
+    public func run(stop: SyncStop = .never, progress: (SyncProgress) -> Void = { _ in }) async throws -> SyncReport {
+        let started = ContinuousClock.now
+        var report = SyncReport()
+        report.recoveredInFlight = try store.requeueInFlight()
+        if report.recoveredInFlight > 0 {
+            logger.notice("Put intervals left in flight back to pending",
+                          metadata: ["sync.requeued": "\(report.recoveredInFlight)"])
+        }
+        if configuration.retryFailed {
+            let requeued = try store.requeueFailed()
+            logger.info("Put failed intervals back to pending", metadata: ["sync.requeued": "\(requeued)"])
+        }
+        let queue = try store.intervals(of: configuration.type, status: [.pending])
+        let stopFlag = StopFlag()
+        var state = SyncProgress(done: 0, total: queue.count, synced: 0, failed: 0, samplesSent: 0, elapsedSeconds: 0)
+
+        try await withThrowingTaskGroup(of: Event.self) { group in
+            var next = queue.startIndex
+            var running = 0
+            var stopRequests = 0
+            group.addTask { await Self.waitForStop(stop) }
+            // Fill the group to the limit…
+            while running < configuration.concurrency, next < queue.endIndex {
+                let interval = queue[next]
+                group.addTask { .interval(try await self.send(interval, stopFlag: stopFlag)) }
+                next += 1
+                running += 1
+            }
+            // …and start one more each time one finishes, until the queue is empty or a stop is requested.
+            while running > 0, let event = try await group.next() {
+                switch event {
+                case .stopRequested:
+                    stopRequests += 1
+                    report.stopped = true
+                    if stopRequests == 1 {
+                        await stopFlag.set()
+                        logger.notice("Stop requested: finishing the intervals in flight",
+                                      metadata: ["sync.inFlight": "\(running)"])
+                        group.addTask { await Self.waitForStop(stop) }
+                    } else {
+                        logger.notice("Second stop: cancelling the intervals in flight",
+                                      metadata: ["sync.inFlight": "\(running)"])
+                        group.cancelAll()
+                    }
+                case .stopSignalEnded:
+                    break
+                case .interval(let result):
+                    running -= 1
+                    state.done += 1
+                    switch result {
+                    case .synced(let samples, let ack):
+                        report.synced += 1
+                        report.samples += samples
+                        report.inserted += ack.inserted
+                        report.duplicates += ack.duplicates
+                        state.synced += 1
+                        state.samplesSent += samples
+                    case .failed:
+                        report.failedThisRun += 1
+                        state.failed += 1
+                    case .requeued:
+                        report.requeued += 1
+                    case .notPending:
+                        break
+                    }
+                    state.elapsedSeconds = Self.seconds(since: started)
+                    progress(state)
+                    if stopRequests == 0, next < queue.endIndex {
+                        let interval = queue[next]
+                        group.addTask { .interval(try await self.send(interval, stopFlag: stopFlag)) }
+                        next += 1
+                        running += 1
+                    }
+                }
+            }
+            // Only the stop watcher can be left: end it.
+            group.cancelAll()
+        }
+
+        let summary = try store.intervalSummary(of: configuration.type)
+        report.totalIntervals = summary.intervals
+        report.totalSynced = summary.synced
+        report.failed = summary.failed
+        report.pending = summary.pending + summary.inFlight
+        report.failures = try store.intervals(of: configuration.type, status: [.failed]).map {
+            SyncFailure(intervalId: $0.id, range: $0.range, attempts: $0.attempts, message: $0.lastError ?? "")
+        }
+        report.seconds = Self.seconds(since: started)
+        return report
+    }
+
+    // MARK: - One interval
+
+    /// Claims, sends (with retries) and marks one interval.
+    private func send(_ interval: SyncInterval, stopFlag: StopFlag) async throws -> IntervalResult {
+        guard try store.markInFlight(interval.id) else { return .notPending }
+        var metadata: Logger.Metadata = ["sync.interval.id": "\(interval.id)"]
+        do {
+            let samples = try readSamples(of: interval)
+            if samples.isEmpty {
+                // Nothing to send (the samples were deleted since layering): done without a request.
+                try store.markSynced(interval.id, atMs: Self.nowMs())
+                return .synced(samples: 0, SinkAcknowledgement(saved: 0, inserted: 0, duplicates: 0))
+            }
+            let body = WireEncoder.encodeRequest(samples)
+            var machine = IntervalSendMachine(policy: configuration.retryPolicy)
+            var generator = SystemRandomNumberGenerator()
+            while true {
+                try Task.checkCancellation()
+                machine.startSend()
+                let outcome = try await uploader.upload(body, sampleCount: samples.count)
+                let action = machine.received(outcome, stopping: await stopFlag.isSet, using: &generator)
+                metadata["sync.attempt"] = "\(machine.attempts)"
+                switch action {
+                case .markSynced(let ack):
+                    try store.markSynced(interval.id, atMs: Self.nowMs())
+                    if ack.saved != samples.count {
+                        metadata["sync.saved"] = "\(ack.saved)"
+                        metadata["sync.sent"] = "\(samples.count)"
+                        logger.warning("The sink acknowledged another number of samples than sent", metadata: metadata)
+                    }
+                    return .synced(samples: samples.count, ack)
+                case .retry(let delay, let reason):
+                    metadata["sync.error"] = "\(reason)"
+                    metadata["sync.delay"] = "\(delay)"
+                    logger.info("Retrying an interval after a transient failure", metadata: metadata)
+                    try await Task.sleep(for: delay)
+                case .markFailed(let message):
+                    metadata["sync.error"] = "\(message)"
+                    logger.error("Interval failed", metadata: metadata)
+                    try store.markFailed(interval.id, error: message)
+                    return .failed
+                case .requeue(let reason):
+                    try store.markPending(interval.id, error: reason)
+                    return .requeued
+                }
+            }
+        } catch is CancellationError {
+            try store.markPending(interval.id)
+            return .requeued
+        } catch {
+            // A store error: put the claim back (best effort) and let the run fail.
+            try? store.markPending(interval.id)
+            throw error
+        }
+    }
+
+    /// The interval's samples, read page by page (an interval holds at most a few thousand by design).
+    private func readSamples(of interval: SyncInterval) throws -> [HealthSample] {
+        var samples: [HealthSample] = []
+        samples.reserveCapacity(interval.samples)
+        try store.forEachSamplePage(of: interval.type, in: interval.range, pageSize: configuration.pageSize) { page in
+            samples.append(contentsOf: page)
+        }
+        return samples
+    }
+
+    // MARK: - Helpers
+
+    private static func waitForStop(_ stop: SyncStop) async -> Event {
+        for await _ in stop.requests {
+            return .stopRequested
+        }
+        return .stopSignalEnded
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    private static func nowMs() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    }
+}
