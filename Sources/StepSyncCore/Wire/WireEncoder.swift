@@ -1,0 +1,167 @@
+import Foundation
+
+/// Writes the HealthStepsSync wire JSON by hand, with precomputed keys.
+///
+/// The request body is `{"samples":[{…},{…}]}`; each object is
+/// `{"uuid":"D67311EE-FACB-41AA-B202-8D266F3EDE18","startDate":"2025-05-11T16:27:22.000Z","endDate":"2025-05-11T16:29:03.000Z","count":6176,"sourceBundleId":"com.apple.health","sourceDeviceName":"iPhone"}`:
+/// the uuid upper-case, dates by ``ISO8601Millis/write(_:into:)``, `count` an integer when whole and a decimal
+/// number otherwise, `sourceDeviceName` left out when `nil`, strings JSON-escaped. The sink's `steps.jsonl` holds the
+/// same objects, one a line. `JSONEncoder` does the same at a tenth of the speed; see `Planning/wire-format.md`.
+public enum WireEncoder {
+    /// The request body `{"samples":[…]}` for `samples`.
+    public static func encodeRequest(_ samples: [HealthSample]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(16 + samples.count * 200)
+        out.append(contentsOf: samplesPrefix)
+        for (i, sample) in samples.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            appendObject(WireSample(sample), to: &out)
+        }
+        out.append(contentsOf: samplesSuffix)
+        return out
+    }
+
+    /// The request body `{"samples":[…]}` for wire samples.
+    public static func encodeRequest(_ samples: [WireSample]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(16 + samples.count * 200)
+        out.append(contentsOf: samplesPrefix)
+        for (i, sample) in samples.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            appendObject(sample, to: &out)
+        }
+        out.append(contentsOf: samplesSuffix)
+        return out
+    }
+
+    /// Appends one JSONL line (the sample object and `\n`) to `out`.
+    public static func appendLine(_ sample: HealthSample, to out: inout [UInt8]) {
+        appendObject(WireSample(sample), to: &out)
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends one JSONL line (the sample object and `\n`) to `out`.
+    public static func appendLine(_ sample: WireSample, to out: inout [UInt8]) {
+        appendObject(sample, to: &out)
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends the wire object of `sample` (no separator, no newline) to `out`.
+    public static func appendObject(_ sample: WireSample, to out: inout [UInt8]) {
+        out.append(contentsOf: uuidKey)
+        appendUUID(sample.uuid, to: &out)
+        out.append(contentsOf: startKey)
+        appendDate(sample.startMs, to: &out)
+        out.append(contentsOf: endKey)
+        appendDate(sample.endMs, to: &out)
+        out.append(contentsOf: countKey)
+        appendNumber(sample.count, to: &out)
+        out.append(contentsOf: bundleKey)
+        appendEscaped(sample.sourceBundleId, to: &out)
+        if let device = sample.sourceDeviceName {
+            out.append(contentsOf: deviceKey)
+            appendEscaped(device, to: &out)
+        }
+        out.append(contentsOf: objectEnd)
+    }
+
+    // MARK: - Pieces
+
+    private static let samplesPrefix = Array(#"{"samples":["#.utf8)
+    private static let samplesSuffix = Array("]}".utf8)
+    private static let uuidKey = Array(#"{"uuid":""#.utf8)
+    private static let startKey = Array(#"","startDate":""#.utf8)
+    private static let endKey = Array(#"","endDate":""#.utf8)
+    private static let countKey = Array(#"","count":"#.utf8)
+    private static let bundleKey = Array(#","sourceBundleId":""#.utf8)
+    private static let deviceKey = Array(#"","sourceDeviceName":""#.utf8)
+    private static let objectEnd = Array(#""}"#.utf8)
+    private static let hex = Array("0123456789ABCDEF".utf8)
+
+    /// Appends the 36 upper-case characters of `uuid`.
+    @inline(__always)
+    static func appendUUID(_ uuid: UUID, to out: inout [UInt8]) {
+        withUnsafeBytes(of: uuid.uuid) { raw in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
+                var j = 0
+                for i in 0..<16 {
+                    if i == 4 || i == 6 || i == 8 || i == 10 { buffer[j] = UInt8(ascii: "-"); j += 1 }
+                    let byte = raw[i]
+                    buffer[j] = hex[Int(byte >> 4)]
+                    buffer[j + 1] = hex[Int(byte & 0x0F)]
+                    j += 2
+                }
+                out.append(contentsOf: buffer)
+            }
+        }
+    }
+
+    @inline(__always)
+    static func appendDate(_ ms: Int64, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            ISO8601Millis.write(ms, into: buffer.baseAddress!)
+            out.append(contentsOf: buffer)
+        }
+    }
+
+    /// Appends `value` as an integer when whole (and within ±2⁵³), otherwise as Swift's shortest round-trip decimal.
+    /// Non-finite values, which JSON cannot carry, are written as `0`.
+    @inline(__always)
+    static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+        if value.isFinite, value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992 {
+            appendInteger(Int64(value), to: &out)
+        } else if value.isFinite {
+            out.append(contentsOf: value.description.utf8)
+        } else {
+            out.append(UInt8(ascii: "0"))
+        }
+    }
+
+    @inline(__always)
+    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var i = 20
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeMutableBufferPointer(rebasing: buffer[i...]))
+        }
+    }
+
+    /// Appends the JSON string body of `text` (without quotes), escaping `"`, `\` and control characters.
+    @inline(__always)
+    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var clean = true
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                clean = false
+                break
+            }
+            if clean {
+                out.append(contentsOf: bytes)
+                return
+            }
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
+                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
+                case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+                case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
+                case ..<0x20:
+                    out.append(contentsOf: Array("\\u00".utf8))
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0x0F)])
+                default: out.append(byte)
+                }
+            }
+        }
+    }
+}
