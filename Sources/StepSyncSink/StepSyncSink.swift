@@ -1,1 +1,0 @@
-// The Hummingbird sink lands here (issue 4).

@@ -1,0 +1,145 @@
+import AsyncHTTPClient
+import Foundation
+import StepSyncCore
+import StepSyncSink
+import Testing
+
+@Suite("Sink ingest")
+struct SinkIngestTests {
+    static let issuePayload = #"{"samples":[{"uuid":"D67311EE-FACB-41AA-B202-8D266F3EDE18","startDate":"2025-05-11T16:27:22.000Z","endDate":"2025-05-11T16:29:03.000Z","count":6176,"sourceBundleId":"com.apple.health","sourceDeviceName":"iPhone"},{"uuid":"a0b1c2d3-0000-4000-8000-000000000001","startDate":"2025-05-11T17:00:00.000Z","endDate":"2025-05-11T17:05:00.000Z","count":12.5,"sourceBundleId":"com.apple.health.Watch"}]}"#
+
+    @Test("the original client's payload is answered like HealthStepsSync and stored field for field")
+    func originalPayload() async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(directory: dir) { client, path in
+                let reply = try await client.send(.POST, "/steps", body: Array(Self.issuePayload.utf8))
+                #expect(reply.status == 200)
+                #expect(reply.json["saved"] as? Int == 2)
+                #expect(reply.json["message"] as? String == "Success")
+                #expect(reply.json["inserted"] as? Int == 2)
+                #expect(reply.json["duplicates"] as? Int == 0)
+                let lines = String(decoding: fileBytes(path), as: UTF8.self).split(separator: "\n")
+                #expect(lines.count == 2)
+                #expect(lines[0] == #"{"uuid":"D67311EE-FACB-41AA-B202-8D266F3EDE18","startDate":"2025-05-11T16:27:22.000Z","endDate":"2025-05-11T16:29:03.000Z","count":6176,"sourceBundleId":"com.apple.health","sourceDeviceName":"iPhone"}"#)
+                let second = try WireDecoder.decodeSample(Data(lines[1].utf8))
+                #expect(second.uuid == UUID(uuidString: "A0B1C2D3-0000-4000-8000-000000000001"))
+                #expect(second.count == 12.5)
+                #expect(second.sourceDeviceName == nil)
+                #expect(second.endMs - second.startMs == 300_000)
+
+                let health = try await client.send(.GET, "/health")
+                #expect(health.text == #"{"status":"ok"}"#)
+                let page = try await client.send(.GET, "/steps")
+                #expect(page.json["storedCount"] as? Int == 2)
+                #expect((page.json["samples"] as? [[String: Any]])?.map { $0["count"] as? Double } == [6176, 12.5])
+            }
+        }
+    }
+
+    @Test("duplicates within a request, across requests and across a restart are not written again")
+    func exactlyOnce() async throws {
+        try await withTemporaryDirectory { dir in
+            let batch = makeSamples(10)
+            let afterFirst = try await withSink(directory: dir) { client, path in
+                let first = try await client.post(batch + [batch[3]])
+                #expect(first.json["inserted"] as? Int == 10)
+                #expect(first.json["duplicates"] as? Int == 1)
+                // Same uuids in lower case, plus 5 new ones.
+                var text = String(decoding: WireEncoder.encodeRequest(Array(batch[0..<5]) + makeSamples(5, first: 10)), as: UTF8.self)
+                for sample in batch[0..<5] {
+                    text = text.replacingOccurrences(of: sample.uuid.uuidString, with: sample.uuid.uuidString.lowercased())
+                }
+                #expect(text.contains(batch[0].uuid.uuidString.lowercased()))
+                let reply = try await client.send(.POST, "/steps", body: Array(text.utf8))
+                #expect(reply.json["inserted"] as? Int == 5)
+                #expect(reply.json["duplicates"] as? Int == 5)
+                return fileBytes(path)
+            }
+            try await withSink(directory: dir) { client, path in
+                let reply = try await client.post(makeSamples(20))
+                #expect(reply.json["inserted"] as? Int == 5)
+                #expect(reply.json["duplicates"] as? Int == 15)
+                let stored = try storedSamples(path)
+                #expect(stored.count == 20)
+                #expect(Set(stored.map(\.uuid)) == Set(makeSamples(20).map(\.uuid)))
+                #expect(Array(fileBytes(path).prefix(afterFirst.count)) == afterFirst)
+                let page = try await client.send(.GET, "/steps?limit=1")
+                #expect(page.json["storedCount"] as? Int == 20)
+            }
+        }
+    }
+
+    @Test("concurrent posters with overlapping uuids are all acknowledged and every sample is stored once")
+    func concurrentPosters() async throws {
+        try await withTemporaryDirectory { dir in
+            let syncs = Counter()
+            try await withSink(directory: dir, configure: { $0.onSync = { syncs.increment() } }) { client, path in
+                let results = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                    for poster in 0..<8 {
+                        group.addTask {
+                            var inserted = 0, duplicates = 0
+                            for request in 0..<20 {
+                                // Poster p, request r covers samples [(p + r) * 10, +25): heavy overlap.
+                                let reply = try await client.post(makeSamples(25, first: (poster + request) * 10))
+                                #expect(reply.status == 200)
+                                inserted += reply.json["inserted"] as? Int ?? -1_000
+                                duplicates += reply.json["duplicates"] as? Int ?? -1_000
+                            }
+                            return (inserted, duplicates)
+                        }
+                    }
+                    return try await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
+                }
+                let distinct = Set((0..<8).flatMap { p in (0..<20).flatMap { r in makeSamples(25, first: (p + r) * 10).map(\.uuid) } })
+                #expect(results.reduce(0) { $0 + $1.0 } == distinct.count)
+                #expect(results.reduce(0) { $0 + $1.0 + $1.1 } == 8 * 20 * 25)
+                let stored = try storedSamples(path)
+                #expect(stored.count == distinct.count)
+                #expect(Set(stored.map(\.uuid)) == distinct)
+                // Group commit: never more syncs than requests that inserted something.
+                #expect(syncs.count >= 1)
+                #expect(syncs.count <= 160)
+            }
+        }
+    }
+
+    @Test("gzip bodies are accepted")
+    func gzip() async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(directory: dir) { client, path in
+                var plain = ByteBuffer(bytes: WireEncoder.encodeRequest(makeSamples(50)))
+                let packed = try plain.compress(with: .gzip)
+                let reply = try await client.send(.POST, "/steps", body: Array(buffer: packed),
+                                                  headers: [("Content-Encoding", "gzip")])
+                #expect(reply.status == 200)
+                #expect(reply.json["inserted"] as? Int == 50)
+                #expect(try storedSamples(path).map(\.count).reduce(0, +) == (1...50).reduce(0.0) { $0 + Double($1) })
+            }
+        }
+    }
+
+    @Test("GET /steps pages with cursor and from/to; /steps/daily sums UTC days")
+    func paging() async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(directory: dir) { client, _ in
+                _ = try await client.post(makeSamples(300)) // 10-minute steps: 144 a day from 2025-05-11
+                var seen: [String] = []
+                var cursor: String?
+                var pages = 0
+                repeat {
+                    let page = try await client.send(.GET, "/steps?limit=128" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                    seen += (page.json["samples"] as? [[String: Any]] ?? []).compactMap { $0["uuid"] as? String }
+                    cursor = page.json["nextCursor"] as? String
+                    pages += 1
+                } while cursor != nil && pages < 10
+                #expect(seen == makeSamples(300).map(\.uuid.uuidString))
+                let day = try await client.send(.GET, "/steps?from=2025-05-12T00:00:00.000Z&to=2025-05-13T00:00:00.000Z&limit=1000")
+                #expect((day.json["samples"] as? [Any])?.count == 144)
+                let daily = try await client.send(.GET, "/steps/daily")
+                let days = daily.json["days"] as? [[String: Any]] ?? []
+                #expect(days.map { $0["date"] as? String } == ["2025-05-11", "2025-05-12", "2025-05-13"])
+                #expect(days.first?["steps"] as? Int == (1...144).reduce(0, +))
+            }
+        }
+    }
+}
