@@ -108,7 +108,7 @@ public struct HTTPUploader: Uploader {
         }
     }
 
-    /// `DELETE <server>/steps`: empties the sink. Returns the sink's answer as text.
+    /// `DELETE <server>/steps`: empties the sink. Returns the sink's message (e.g. `Deleted 42 samples`).
     ///
     /// - Throws: ``SyncError/remote(_:)`` on a non-2xx answer; the client's error when the sink cannot be reached.
     public func deleteAll() async throws -> String {
@@ -120,7 +120,7 @@ public struct HTTPUploader: Uploader {
         guard (200..<300).contains(Int(response.status.code)) else {
             throw SyncError.remote("DELETE /steps: HTTP \(response.status.code): \(Self.message(body, status: response.status))")
         }
-        return Self.text(body)
+        return Self.message(body, status: response.status)
     }
 
     // MARK: - Responses

@@ -71,18 +71,35 @@ public struct SyncEngine: Sendable {
             logger.info("Put failed intervals back to pending", metadata: ["sync.requeued": "\(requeued)"])
         }
         let queue = try store.intervals(of: configuration.type, status: [.pending])
-        let stopFlag = StopFlag()
         var state = SyncProgress(done: 0, total: queue.count, synced: 0, failed: 0, samplesSent: 0, elapsedSeconds: 0)
 
         try await withThrowingTaskGroup(of: Event.self) { group in
             var next = queue.startIndex
             var running = 0
-            var stopRequests = 0
+            var stopping = false
+            var cancelled = false
+            /// Acts on the stop requests made so far; returns whether new intervals may start.
+            func observeStop(_ group: inout ThrowingTaskGroup<Event, any Error>) -> Bool {
+                let requests = stop.requestCount
+                if requests >= 1, !stopping {
+                    stopping = true
+                    report.stopped = true
+                    logger.notice("Stop requested: finishing the intervals in flight",
+                                  metadata: ["sync.inFlight": "\(running)"])
+                }
+                if requests >= 2, !cancelled {
+                    cancelled = true
+                    logger.notice("Second stop: cancelling the intervals in flight",
+                                  metadata: ["sync.inFlight": "\(running)"])
+                    group.cancelAll()
+                }
+                return !stopping
+            }
             group.addTask { await Self.waitForStop(stop) }
             // Fill the group to the limit…
-            while running < configuration.concurrency, next < queue.endIndex {
+            while running < configuration.concurrency, next < queue.endIndex, observeStop(&group) {
                 let interval = queue[next]
-                group.addTask { .interval(try await self.send(interval, stopFlag: stopFlag)) }
+                group.addTask { .interval(try await self.send(interval, stop: stop)) }
                 next += 1
                 running += 1
             }
@@ -90,18 +107,8 @@ public struct SyncEngine: Sendable {
             while running > 0, let event = try await group.next() {
                 switch event {
                 case .stopRequested:
-                    stopRequests += 1
-                    report.stopped = true
-                    if stopRequests == 1 {
-                        await stopFlag.set()
-                        logger.notice("Stop requested: finishing the intervals in flight",
-                                      metadata: ["sync.inFlight": "\(running)"])
-                        group.addTask { await Self.waitForStop(stop) }
-                    } else {
-                        logger.notice("Second stop: cancelling the intervals in flight",
-                                      metadata: ["sync.inFlight": "\(running)"])
-                        group.cancelAll()
-                    }
+                    _ = observeStop(&group)
+                    if !cancelled { group.addTask { await Self.waitForStop(stop) } }
                 case .stopSignalEnded:
                     break
                 case .interval(let result):
@@ -125,9 +132,9 @@ public struct SyncEngine: Sendable {
                     }
                     state.elapsedSeconds = Self.seconds(since: started)
                     progress(state)
-                    if stopRequests == 0, next < queue.endIndex {
+                    if next < queue.endIndex, observeStop(&group) {
                         let interval = queue[next]
-                        group.addTask { .interval(try await self.send(interval, stopFlag: stopFlag)) }
+                        group.addTask { .interval(try await self.send(interval, stop: stop)) }
                         next += 1
                         running += 1
                     }
@@ -152,7 +159,7 @@ public struct SyncEngine: Sendable {
     // MARK: - One interval
 
     /// Claims, sends (with retries) and marks one interval.
-    private func send(_ interval: SyncInterval, stopFlag: StopFlag) async throws -> IntervalResult {
+    private func send(_ interval: SyncInterval, stop: SyncStop) async throws -> IntervalResult {
         guard try store.markInFlight(interval.id) else { return .notPending }
         var metadata: Logger.Metadata = ["sync.interval.id": "\(interval.id)"]
         do {
@@ -169,7 +176,7 @@ public struct SyncEngine: Sendable {
                 try Task.checkCancellation()
                 machine.startSend()
                 let outcome = try await uploader.upload(body, sampleCount: samples.count)
-                let action = machine.received(outcome, stopping: await stopFlag.isSet, using: &generator)
+                let action = machine.received(outcome, stopping: stop.requestCount > 0, using: &generator)
                 metadata["sync.attempt"] = "\(machine.attempts)"
                 switch action {
                 case .markSynced(let ack):

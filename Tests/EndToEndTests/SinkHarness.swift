@@ -8,7 +8,7 @@ import StepSyncSink
 enum SinkHarness {
     static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
-    static func withSink<R>(_ body: (_ port: Int) async throws -> R) async throws -> R {
+    static func withSink<R: Sendable>(_ body: @Sendable (_ port: Int) async throws -> R) async throws -> R {
         let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-sink-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }

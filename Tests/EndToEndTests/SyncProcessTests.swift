@@ -62,8 +62,8 @@ struct SyncProcessTests {
     @Test("kill -9 at random moments, then resumes: the sink ends holding exactly the store's uuids")
     func killNineAndResume() async throws {
         let fixture = try SyncFixture(intervals: 40, samplesPerInterval: 5)
-        var generator = SystemRandomNumberGenerator()
         try await SinkHarness.withSink { sinkPort in
+            var generator = SystemRandomNumberGenerator()
             try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(25))) { port, counters in
                 var recovered = 0
                 for _ in 0..<3 {

@@ -69,8 +69,9 @@ enum FaultFront {
                 }
                 var forward = HTTPClientRequest(url: "http://127.0.0.1:\(sinkPort)/steps")
                 forward.method = .POST
-                for name in [HTTPField.Name.contentType, .contentEncoding, .authorization] {
-                    if let value = request.headers[name] { forward.headers.add(name: name.rawName, value: value) }
+                for field in request.headers
+                where ["content-type", "content-encoding", "authorization"].contains(field.name.canonicalName) {
+                    forward.headers.add(name: field.name.canonicalName, value: field.value)
                 }
                 forward.body = .bytes(bytes)
                 let response = try await HTTPClient.shared.execute(forward, timeout: .seconds(30))
