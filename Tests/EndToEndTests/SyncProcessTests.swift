@@ -152,4 +152,36 @@ struct SyncProcessTests {
         #expect(status == 0 && process.stdout.contains("deleted 3 intervals"))
         #expect(try fixture.store.intervalSummary().intervals == 0)
     }
+
+    @Test("reset --remote --yes empties the sink too, and a new sync sends everything again")
+    func resetRemote() async throws {
+        let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 5)
+        try await SinkHarness.withSink { port in
+            let (synced, _) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+            #expect(synced == 0)
+            #expect(try await SinkHarness.storedUUIDs(port: port).count == 20)
+            let (status, process) = try await StepSyncProcess.run(
+                ["reset", "--data-dir", fixture.path, "--remote", "--server", "http://127.0.0.1:\(port)", "--yes"])
+            #expect(status == 0, "\(process.stderr)")
+            #expect(process.stdout.contains("Deleted 20 samples"))
+            #expect(try await SinkHarness.storedUUIDs(port: port).count == 0)
+            #expect(try fixture.store.intervalSummary().intervals == 0)
+        }
+    }
+
+    @Test("without --json a paused sync prints what is left and exits non-zero")
+    func plainSummaryWhenPaused() async throws {
+        let fixture = try SyncFixture(intervals: 20, samplesPerInterval: 2)
+        try await SinkHarness.withSink { sinkPort in
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(80))) { port, counters in
+                let process = try StepSyncProcess(["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)"])
+                while await counters.posts < 2 { try await Task.sleep(for: .milliseconds(5)) }
+                kill(process.pid, SIGTERM)
+                #expect(try await process.wait() != 0)
+                #expect(process.stdout.contains("paused: "))
+                #expect(process.stdout.contains("intervals left; run `stepsync sync` again to carry on."))
+                #expect(process.stderr.contains("stop requested"))
+            }
+        }
+    }
 }

@@ -11,9 +11,10 @@ import StepSyncSink
 import StepSyncStore
 
 let benchmarks: @Sendable () -> Void = {
-    for profile in GeneratorProfile.allCases {
+    let runs: [(GeneratorProfile, Bool)] = GeneratorProfile.allCases.map { ($0, false) } + [(.realistic, true)]
+    for (profile, gzip) in runs {
         Benchmark(
-            "sync 10 years (\(profile.rawValue)), concurrency 3",
+            "sync 10 years (\(profile.rawValue)), concurrency 3\(gzip ? ", gzip" : "")",
             configuration: .init(
                 metrics: [.wallClock, .mallocCountTotal,
                           .custom("samples/s", polarity: .prefersLarger, useScalingFactor: false)],
@@ -23,13 +24,13 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let fixture = try SyncBenchmarkFixture(profile: profile)
             defer { fixture.remove() }
-            let report = try await fixture.syncOnce(benchmark: benchmark)
+            let report = try await fixture.syncOnce(benchmark: benchmark, gzip: gzip)
             precondition(report.isComplete && report.inserted == fixture.sampleCount,
                          "the sink did not store every sample: \(report)")
             let rate = Double(report.samples) / report.seconds
             benchmark.measurement(.custom("samples/s", polarity: .prefersLarger, useScalingFactor: false), Int(rate))
             FileHandle.standardError.write(Data(
-                "sync \(profile.rawValue): \(report.samples) samples, \(fixture.intervals) intervals in \(report.seconds) s = \(Int(rate)) samples/s\n".utf8))
+                "sync \(profile.rawValue)\(gzip ? " gzip" : ""): \(report.samples) samples, \(fixture.intervals) intervals in \(report.seconds) s = \(Int(rate)) samples/s\n".utf8))
             blackHole(report)
         }
     }
@@ -86,12 +87,12 @@ struct SyncBenchmarkFixture {
     }
 
     /// Starts a fresh sink, syncs the whole ledger into it (measured), stops the sink.
-    func syncOnce(benchmark: Benchmark) async throws -> SyncReport {
+    func syncOnce(benchmark: Benchmark, gzip: Bool) async throws -> SyncReport {
         let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
         let sinkPath = (path as NSString).appendingPathComponent("sink/steps.jsonl")
         let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: sinkPath)
         return try await SinkServer.withRunningSink(configuration: configuration, logger: logger) { port in
-            try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", concurrency: 3, logger: logger) { uploader in
+            try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", gzip: gzip, concurrency: 3, logger: logger) { uploader in
                 let engine = SyncEngine(store: store, uploader: uploader, configuration: SyncConfiguration(concurrency: 3),
                                         logger: logger)
                 benchmark.startMeasurement()
