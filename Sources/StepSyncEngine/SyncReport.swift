@@ -1,33 +1,5 @@
 import StepSyncCore
 
-/// Where a running sync stands, passed to the progress callback after each interval ends.
-public struct SyncProgress: Hashable, Sendable {
-    /// Intervals this run has finished (synced, failed or put back).
-    public var done: Int
-    /// Intervals this run set out to send.
-    public var total: Int
-    /// Of `done`, those synced.
-    public var synced: Int
-    /// Of `done`, those failed.
-    public var failed: Int
-    /// Samples acknowledged by the sink so far.
-    public var samplesSent: Int
-    /// Seconds since the run started.
-    public var elapsedSeconds: Double
-}
-
-/// One interval the ledger holds as `failed`, with the reason.
-public struct SyncFailure: Hashable, Sendable {
-    /// The interval's id in the ledger.
-    public var intervalId: Int64
-    /// Its range of sample starts.
-    public var range: TimeRange
-    /// Its sends so far (all runs).
-    public var attempts: Int
-    /// What the sink or the network said.
-    public var message: String
-}
-
 /// What a sync run did, and what the ledger holds after it.
 public struct SyncReport: Hashable, Sendable {
     /// Intervals this run marked synced.
