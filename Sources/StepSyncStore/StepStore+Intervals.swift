@@ -4,7 +4,8 @@ import StepSyncCore
 extension StepStore {
     // MARK: - Reading the ledger
 
-    /// The intervals of `type`, oldest first, optionally only those with one of `status`.
+    /// The intervals of `type` — backfill first, oldest first, then each later layering run's deltas — optionally only
+    /// those with one of `status`.
     public func intervals(of type: SampleType = .stepCount, status: Set<IntervalStatus>? = nil) throws -> [SyncInterval] {
         try dbWriter.read { db in
             guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return [] }
@@ -14,7 +15,7 @@ extension StepStore {
                 sql += " AND status IN (\(status.map { _ in "?" }.joined(separator: ",")))"
                 arguments += StatementArguments(status.map(\.rawValue))
             }
-            sql += " ORDER BY start_ms"
+            sql += " ORDER BY seq_after, start_ms, id"
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { Self.interval(from: $0, type: type) }
         }
     }
@@ -27,16 +28,17 @@ extension StepStore {
                 JOIN sample_type t ON t.id = sync_interval.type_id WHERE sync_interval.id = ?
                 """, arguments: [id])
             else { throw StoreError.unknownInterval(id) }
-            return Self.interval(from: row, type: SampleType(row[11] as String))
+            return Self.interval(from: row, type: SampleType(row[14] as String))
         }
     }
 
-    /// The newest interval of `type`, or `nil` when the ledger has none.
+    /// The backfill interval of `type` that ends last, or `nil` when the ledger has none.
     public func lastInterval(of type: SampleType = .stepCount) throws -> SyncInterval? {
         try dbWriter.read { db in
             guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return nil }
             return try Row.fetchOne(db, sql: """
-                SELECT \(Self.intervalColumns) FROM sync_interval WHERE type_id = ? ORDER BY start_ms DESC LIMIT 1
+                SELECT \(Self.intervalColumns) FROM sync_interval WHERE type_id = ? AND seq_after = 0 AND kind = 'samples'
+                ORDER BY start_ms DESC LIMIT 1
                 """, arguments: [typeId]).map { Self.interval(from: $0, type: type) }
         }
     }
@@ -86,46 +88,72 @@ extension StepStore {
         guard let type = intervals.first?.type else { return [] }
         return try dbWriter.write { db in
             let typeId = try Self.typeId(of: type, in: db, create: true)!
-            var previousEnd = try Int64.fetchOne(db, sql: "SELECT MAX(end_ms) FROM sync_interval WHERE type_id = ?",
-                                                 arguments: [typeId])
-            let statement = try db.makeStatement(sql: """
-                INSERT INTO sync_interval (type_id, start_ms, end_ms, steps, samples, oversize, status, attempts,
-                    last_error, synced_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            var stored: [SyncInterval] = []
-            stored.reserveCapacity(intervals.count)
-            for var interval in intervals {
-                guard interval.type == type else {
-                    throw StoreError.intervalsNotContiguous("one append mixes \(type) and \(interval.type)")
-                }
-                if let previousEnd, interval.range.start != previousEnd {
-                    throw StoreError.intervalsNotContiguous(
-                        "interval \(interval.range) does not start where the previous one ends (\(ISO8601Millis.format(previousEnd)))")
-                }
-                try statement.execute(arguments: [
-                    typeId, interval.range.start, interval.range.end, interval.steps, interval.samples,
-                    interval.oversize, interval.status.rawValue, interval.attempts, interval.lastError,
-                    interval.syncedAtMs,
-                ])
-                interval.id = db.lastInsertedRowID
-                stored.append(interval)
-                previousEnd = interval.range.end
-            }
-            return stored
+            let previousEnd = try Int64.fetchOne(db, sql: """
+                SELECT MAX(end_ms) FROM sync_interval WHERE type_id = ? AND seq_after = 0 AND kind = 'samples'
+                """, arguments: [typeId])
+            return try Self.insertIntervals(intervals, typeId: typeId, continuing: previousEnd, in: db)
         }
     }
 
-    /// Deletes every interval of `type` (all types when `nil`). Returns how many were deleted.
+    /// Inserts intervals of one type, checking that the backfill ones (`seqAfter == 0`, kind samples) continue the
+    /// ledger from `continuing` and that each run of same-window intervals is contiguous.
+    static func insertIntervals(
+        _ intervals: [SyncInterval], typeId: Int64, continuing previousBackfillEnd: Int64?, in db: Database
+    ) throws -> [SyncInterval] {
+        guard let type = intervals.first?.type else { return [] }
+        let statement = try db.makeStatement(sql: """
+            INSERT INTO sync_interval (type_id, start_ms, end_ms, kind, seq_after, seq_through, steps, samples,
+                oversize, status, attempts, last_error, synced_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        var backfillEnd = previousBackfillEnd
+        var previous: SyncInterval?
+        var stored: [SyncInterval] = []
+        stored.reserveCapacity(intervals.count)
+        for var interval in intervals {
+            guard interval.type == type else {
+                throw StoreError.intervalsNotContiguous("one append mixes \(type) and \(interval.type)")
+            }
+            if interval.kind == .samples, interval.seqAfter == 0 {
+                if let end = backfillEnd, interval.range.start != end {
+                    throw StoreError.intervalsNotContiguous(
+                        "interval \(interval.range) does not start where the previous one ends (\(ISO8601Millis.format(end)))")
+                }
+                backfillEnd = interval.range.end
+            } else if let previous, previous.kind == interval.kind, previous.seqAfter == interval.seqAfter,
+                      previous.seqThrough == interval.seqThrough, interval.kind == .samples,
+                      interval.range.start != previous.range.end {
+                throw StoreError.intervalsNotContiguous(
+                    "delta interval \(interval.range) does not start where the previous one ends")
+            }
+            try statement.execute(arguments: [
+                typeId, interval.range.start, interval.range.end, interval.kind.rawValue, interval.seqAfter,
+                interval.seqThrough, interval.steps, interval.samples, interval.oversize, interval.status.rawValue,
+                interval.attempts, interval.lastError, interval.syncedAtMs,
+            ])
+            interval.id = db.lastInsertedRowID
+            stored.append(interval)
+            previous = interval
+        }
+        return stored
+    }
+
+    /// Deletes every interval of `type` (all types when `nil`) and what the layering runs recorded, so the next
+    /// `layer` starts from scratch. Returns how many intervals were deleted.
     @discardableResult
     public func deleteIntervals(of type: SampleType? = nil) throws -> Int {
         try dbWriter.write { db in
             if let type {
                 guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return 0 }
                 try db.execute(sql: "DELETE FROM sync_interval WHERE type_id = ?", arguments: [typeId])
+                let count = db.changesCount
+                try db.execute(sql: "DELETE FROM layer_state WHERE type_id = ?", arguments: [typeId])
+                return count
             } else {
                 try db.execute(sql: "DELETE FROM sync_interval")
+                let count = db.changesCount
+                try db.execute(sql: "DELETE FROM layer_state")
+                return count
             }
-            return db.changesCount
         }
     }
 
@@ -190,7 +218,8 @@ extension StepStore {
     static let intervalColumns = """
         sync_interval.id, sync_interval.start_ms, sync_interval.end_ms, sync_interval.steps, sync_interval.samples,
         sync_interval.oversize, sync_interval.status, sync_interval.attempts, sync_interval.last_error,
-        sync_interval.synced_at_ms, sync_interval.type_id
+        sync_interval.synced_at_ms, sync_interval.type_id, sync_interval.kind, sync_interval.seq_after,
+        sync_interval.seq_through
         """
 
     static func interval(from row: Row, type: SampleType) -> SyncInterval {
@@ -198,6 +227,9 @@ extension StepStore {
             id: row[0],
             type: type,
             range: TimeRange(start: row[1], end: row[2]),
+            kind: IntervalKind(rawValue: row[11]) ?? .samples,
+            seqAfter: row[12],
+            seqThrough: row[13],
             steps: row[3],
             samples: row[4],
             oversize: row[5],

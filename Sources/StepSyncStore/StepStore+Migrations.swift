@@ -48,12 +48,16 @@ extension StepStore {
                 );
                 CREATE INDEX tombstone_uuid ON tombstone(uuid);
 
-                -- The ledger of sync intervals: contiguous half-open [start_ms, end_ms) per type.
+                -- The ledger of sync intervals: half-open [start_ms, end_ms) per type, each with the sequence window
+                -- (seq_after, seq_through] it snapshots. The backfill intervals (seq_after = 0) are contiguous.
                 CREATE TABLE sync_interval (
                     id INTEGER PRIMARY KEY,
                     type_id INTEGER NOT NULL REFERENCES sample_type(id),
                     start_ms INTEGER NOT NULL,
                     end_ms INTEGER NOT NULL CHECK (end_ms > start_ms),
+                    kind TEXT NOT NULL DEFAULT 'samples' CHECK (kind IN ('samples', 'deletions')),
+                    seq_after INTEGER NOT NULL DEFAULT 0,
+                    seq_through INTEGER NOT NULL,
                     steps REAL NOT NULL,
                     samples INTEGER NOT NULL,
                     oversize INTEGER NOT NULL DEFAULT 0,
@@ -63,8 +67,15 @@ extension StepStore {
                     last_error TEXT,
                     synced_at_ms INTEGER
                 );
-                CREATE UNIQUE INDEX sync_interval_type_start ON sync_interval(type_id, start_ms);
+                CREATE INDEX sync_interval_type_start ON sync_interval(type_id, start_ms);
                 CREATE INDEX sync_interval_status ON sync_interval(status, start_ms);
+
+                -- What each layering run has covered: samples and tombstones up to `anchor` are in the ledger.
+                CREATE TABLE layer_state (
+                    type_id INTEGER PRIMARY KEY REFERENCES sample_type(id),
+                    anchor INTEGER NOT NULL,
+                    layered_end_ms INTEGER NOT NULL
+                );
                 """)
         }
         return migrator

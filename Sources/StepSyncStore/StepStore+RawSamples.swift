@@ -38,25 +38,31 @@ extension StepStore {
         of type: SampleType,
         in range: TimeRange,
         after cursor: SampleCursor?,
-        limit: Int
+        limit: Int,
+        seqAfter: Int64? = nil,
+        seqThrough: Int64? = nil
     ) throws -> [HealthSample] {
         guard let typeId = try typeId(of: type, in: db, create: false) else { return [] }
+        // A sequence window (a delta interval) scans the rowid range of what changed; a plain range uses the index.
+        let windowed = seqAfter != nil || seqThrough != nil
+        let window = windowed ? "seq > \(seqAfter ?? 0) AND seq <= \(seqThrough ?? .max) AND " : ""
+        let byRowid = (seqAfter ?? 0) > 0
         let columns = """
             SELECT uuid, start_ms, end_ms, utc_offset, value, unit, source_name, source_bundle_id,
                    source_version, device_name, device_model
-            FROM sample INDEXED BY sample_type_start
+            FROM sample \(byRowid ? "NOT INDEXED" : "INDEXED BY sample_type_start")
             """
         let rows: RowCursor
         if let cursor {
             rows = try Row.fetchCursor(db, sql: """
                 \(columns)
-                WHERE type_id = ? AND start_ms < ? AND (start_ms, uuid) > (?, ?) AND start_ms >= ?
+                WHERE \(window)type_id = ? AND start_ms < ? AND (start_ms, uuid) > (?, ?) AND start_ms >= ?
                 ORDER BY start_ms, uuid LIMIT ?
                 """, arguments: [typeId, range.end, cursor.startMs, cursor.uuid, range.start, limit])
         } else {
             rows = try Row.fetchCursor(db, sql: """
                 \(columns)
-                WHERE type_id = ? AND start_ms >= ? AND start_ms < ?
+                WHERE \(window)type_id = ? AND start_ms >= ? AND start_ms < ?
                 ORDER BY start_ms, uuid LIMIT ?
                 """, arguments: [typeId, range.start, range.end, limit])
         }

@@ -1,7 +1,10 @@
-/// One chunk of history to sync: the samples of one type whose start lies in `[startMs, endMs)`.
+/// One chunk of work to sync: the samples of one type whose start lies in `range` and whose change sequence lies in
+/// `(seqAfter, seqThrough]` — or, for a ``IntervalKind/deletions`` interval, the tombstones in that window.
 ///
 /// Intervals are produced by the layering engine (at most `maxSteps` steps and `maxSamples` samples each, unless
 /// `oversize`) and persisted in the store's interval ledger, where the sync engine claims, sends and marks them.
+/// The sequence window makes an interval an immutable snapshot: samples added later never grow it past its limits;
+/// they become delta intervals of a later layering run (see `Planning/incremental.md`).
 public struct SyncInterval: Hashable, Sendable, Identifiable {
     /// Stable id in the ledger (0 until persisted).
     public var id: Int64
@@ -9,6 +12,12 @@ public struct SyncInterval: Hashable, Sendable, Identifiable {
     public var type: SampleType
     /// The half-open range of sample starts.
     public var range: TimeRange
+    /// Whether the interval sends samples (the usual case) or deletions.
+    public var kind: IntervalKind
+    /// The interval holds samples whose change sequence is greater than this (0 for a backfill).
+    public var seqAfter: Int64
+    /// The interval holds samples whose change sequence is at most this (the store's anchor when it was layered).
+    public var seqThrough: Int64
     /// The sum of the samples' values when the interval was layered.
     public var steps: Double
     /// The number of samples when the interval was layered.
@@ -30,6 +39,9 @@ public struct SyncInterval: Hashable, Sendable, Identifiable {
         id: Int64 = 0,
         type: SampleType = .stepCount,
         range: TimeRange,
+        kind: IntervalKind = .samples,
+        seqAfter: Int64 = 0,
+        seqThrough: Int64 = .max,
         steps: Double,
         samples: Int,
         oversize: Bool = false,
@@ -41,6 +53,9 @@ public struct SyncInterval: Hashable, Sendable, Identifiable {
         self.id = id
         self.type = type
         self.range = range
+        self.kind = kind
+        self.seqAfter = seqAfter
+        self.seqThrough = seqThrough
         self.steps = steps
         self.samples = samples
         self.oversize = oversize

@@ -1,0 +1,48 @@
+import Foundation
+import StepSyncCore
+
+/// Random but reproducible samples for store tests.
+enum StoreTestData {
+    static let origin: Int64 = 1_600_000_000_000  // 2020-09-13
+
+    /// `count` step samples spread over `spanMs` from `origin`, some sharing a start millisecond, some on exact
+    /// hour boundaries, from two sources.
+    static func samples(count: Int, spanMs: Int64 = 30 * Milliseconds.day, seed: UInt64) -> [HealthSample] {
+        var rng = SeededRandom(seed: seed)
+        var out: [HealthSample] = []
+        var previousStart = origin
+        for i in 0..<count {
+            let start: Int64
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0: start = previousStart  // same millisecond as the previous one
+            case 1: start = origin + Int64.random(in: 0..<(spanMs / Milliseconds.hour), using: &rng) * Milliseconds.hour
+            default: start = origin + Int64.random(in: 0..<spanMs, using: &rng)
+            }
+            previousStart = start
+            let watch = i % 3 == 0
+            out.append(HealthSample(
+                uuid: UUID(uuid: uuidBytes(&rng)),
+                type: .stepCount,
+                startMs: start,
+                endMs: start + Int64.random(in: 0...600_000, using: &rng),
+                utcOffsetSeconds: 3600,
+                value: Double(Int.random(in: 0...2_000, using: &rng)),
+                unit: "count",
+                sourceName: watch ? "Apple Watch" : "iPhone",
+                sourceBundleId: watch ? "com.apple.health.watch" : "com.apple.health.phone",
+                deviceName: watch ? "Apple Watch" : nil,
+                deviceModel: watch ? "Watch6,2" : nil))
+        }
+        return out
+    }
+
+    static func uuidBytes(_ rng: inout SeededRandom) -> uuid_t {
+        let a = rng.next(), b = rng.next()
+        return (UInt8(truncatingIfNeeded: a), UInt8(truncatingIfNeeded: a >> 8), UInt8(truncatingIfNeeded: a >> 16),
+                UInt8(truncatingIfNeeded: a >> 24), UInt8(truncatingIfNeeded: a >> 32), UInt8(truncatingIfNeeded: a >> 40),
+                UInt8(truncatingIfNeeded: a >> 48) & 0x0F | 0x40, UInt8(truncatingIfNeeded: a >> 56),
+                UInt8(truncatingIfNeeded: b) & 0x3F | 0x80, UInt8(truncatingIfNeeded: b >> 8), UInt8(truncatingIfNeeded: b >> 16),
+                UInt8(truncatingIfNeeded: b >> 24), UInt8(truncatingIfNeeded: b >> 32), UInt8(truncatingIfNeeded: b >> 40),
+                UInt8(truncatingIfNeeded: b >> 48), UInt8(truncatingIfNeeded: b >> 56))
+    }
+}
