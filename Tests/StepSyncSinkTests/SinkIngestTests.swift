@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
 import StepSyncCore
 import StepSyncSink
 import Testing

@@ -48,8 +48,8 @@ extension StepSyncCommand {
                 token: token ?? environmentToken, maxBodyBytes: maxBodyMib << 20)
             let host = self.host
             let app = try await buildSinkApplication(configuration: configuration, logger: logger) { port in
-                print("listening on http://\(host):\(port)")
-                fflush(stdout)
+                // Unbuffered, so a script reading the port sees it at once.
+                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
             let group = ServiceGroup(configuration: .init(
                 services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
