@@ -75,7 +75,17 @@ public struct HTTPUploader: Uploader {
     // MARK: - Uploading
 
     public func upload(_ body: [UInt8], sampleCount: Int) async throws -> UploadOutcome {
-        var request = HTTPClientRequest(url: server + "/steps")
+        try await post(body, path: "/steps", parse: Self.acknowledgement)
+    }
+
+    public func uploadDeletions(_ body: [UInt8], uuidCount: Int) async throws -> UploadOutcome {
+        try await post(body, path: "/steps/delete", parse: Self.deletionAcknowledgement)
+    }
+
+    private func post(
+        _ body: [UInt8], path: String, parse: (ByteBuffer) -> SinkAcknowledgement?
+    ) async throws -> UploadOutcome {
+        var request = HTTPClientRequest(url: server + path)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -94,7 +104,7 @@ public struct HTTPUploader: Uploader {
             let responseBody = try await response.body.collect(upTo: 1 << 20)
             let status = Int(response.status.code)
             if (200..<300).contains(status) {
-                guard let ack = Self.acknowledgement(responseBody, sampleCount: sampleCount) else {
+                guard let ack = parse(responseBody) else {
                     return .rejected(status: 502, message: "the sink's answer is not an acknowledgement: "
                                      + Self.text(responseBody), retryAfterSeconds: nil)
                 }
@@ -131,7 +141,19 @@ public struct HTTPUploader: Uploader {
         var duplicates: Int?
     }
 
-    private static func acknowledgement(_ body: ByteBuffer, sampleCount: Int) -> SinkAcknowledgement? {
+    private struct DeletionAcknowledgement: Decodable {
+        var deleted: Int
+        var missing: Int
+    }
+
+    private static func deletionAcknowledgement(_ body: ByteBuffer) -> SinkAcknowledgement? {
+        guard let ack = try? JSONDecoder().decode(DeletionAcknowledgement.self, from: Data(body.readableBytesView)) else {
+            return nil
+        }
+        return SinkAcknowledgement(saved: ack.deleted + ack.missing, inserted: 0, duplicates: 0, deleted: ack.deleted)
+    }
+
+    private static func acknowledgement(_ body: ByteBuffer) -> SinkAcknowledgement? {
         guard let ack = try? JSONDecoder().decode(Acknowledgement.self, from: Data(body.readableBytesView)) else {
             return nil
         }

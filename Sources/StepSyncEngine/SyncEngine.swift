@@ -45,7 +45,7 @@ public struct SyncEngine: Sendable {
 
     /// How one interval's task ended.
     private enum IntervalResult: Sendable {
-        case synced(samples: Int, SinkAcknowledgement)
+        case synced(IntervalKind, count: Int, SinkAcknowledgement)
         case failed
         case requeued
         case notPending
@@ -115,13 +115,19 @@ public struct SyncEngine: Sendable {
                     running -= 1
                     state.done += 1
                     switch result {
-                    case .synced(let samples, let ack):
+                    case .synced(let kind, let count, let ack):
                         report.synced += 1
-                        report.samples += samples
-                        report.inserted += ack.inserted
-                        report.duplicates += ack.duplicates
+                        switch kind {
+                        case .samples:
+                            report.samples += count
+                            report.inserted += ack.inserted
+                            report.duplicates += ack.duplicates
+                            state.samplesSent += count
+                        case .deletions:
+                            report.deletionsSent += count
+                            report.deleted += ack.deleted
+                        }
                         state.synced += 1
-                        state.samplesSent += samples
                     case .failed:
                         report.failedThisRun += 1
                         state.failed += 1
@@ -163,30 +169,32 @@ public struct SyncEngine: Sendable {
         guard try store.markInFlight(interval.id) else { return .notPending }
         var metadata: Logger.Metadata = ["sync.interval.id": "\(interval.id)"]
         do {
-            let samples = try readSamples(of: interval)
-            if samples.isEmpty {
+            let (body, count) = try encodeBody(of: interval)
+            if count == 0 {
                 // Nothing to send (the samples were deleted since layering): done without a request.
                 try store.markSynced(interval.id, atMs: Self.nowMs())
-                return .synced(samples: 0, SinkAcknowledgement(saved: 0, inserted: 0, duplicates: 0))
+                return .synced(interval.kind, count: 0, SinkAcknowledgement(saved: 0, inserted: 0, duplicates: 0))
             }
-            let body = WireEncoder.encodeRequest(samples)
             var machine = IntervalSendMachine(policy: configuration.retryPolicy)
             var generator = SystemRandomNumberGenerator()
             while true {
                 try Task.checkCancellation()
                 machine.startSend()
-                let outcome = try await uploader.upload(body, sampleCount: samples.count)
+                let outcome = switch interval.kind {
+                case .samples: try await uploader.upload(body, sampleCount: count)
+                case .deletions: try await uploader.uploadDeletions(body, uuidCount: count)
+                }
                 let action = machine.received(outcome, stopping: stop.requestCount > 0, using: &generator)
                 metadata["sync.attempt"] = "\(machine.attempts)"
                 switch action {
                 case .markSynced(let ack):
                     try store.markSynced(interval.id, atMs: Self.nowMs())
-                    if ack.saved != samples.count {
+                    if ack.saved != count {
                         metadata["sync.saved"] = "\(ack.saved)"
-                        metadata["sync.sent"] = "\(samples.count)"
+                        metadata["sync.sent"] = "\(count)"
                         logger.warning("The sink acknowledged another number of samples than sent", metadata: metadata)
                     }
-                    return .synced(samples: samples.count, ack)
+                    return .synced(interval.kind, count: count, ack)
                 case .retry(let delay, let reason):
                     metadata["sync.error"] = "\(reason)"
                     metadata["sync.delay"] = "\(delay)"
@@ -212,14 +220,41 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    /// The interval's samples, read page by page (an interval holds at most a few thousand by design).
-    private func readSamples(of interval: SyncInterval) throws -> [HealthSample] {
-        var samples: [HealthSample] = []
-        samples.reserveCapacity(interval.samples)
-        try store.forEachSamplePage(of: interval.type, in: interval.range, pageSize: configuration.pageSize) { page in
-            samples.append(contentsOf: page)
+    /// The request body of an interval and how many samples (or deleted uuids) it carries.
+    ///
+    /// A samples interval sends its samples (start in its range, change sequence in its window), read page by page
+    /// and encoded once with ``WireEncoder`` (at most a few thousand by design). A deletions interval sends the uuids
+    /// of the tombstones in its sequence window as `{"uuids":[…]}`; resending one is harmless (the sink counts the
+    /// uuids it no longer holds as missing).
+    private func encodeBody(of interval: SyncInterval) throws -> (body: [UInt8], count: Int) {
+        switch interval.kind {
+        case .samples:
+            var samples: [HealthSample] = []
+            samples.reserveCapacity(interval.samples)
+            try store.forEachSamplePage(for: interval, pageSize: configuration.pageSize) { page in
+                samples.append(contentsOf: page)
+            }
+            return (WireEncoder.encodeRequest(samples), samples.count)
+        case .deletions:
+            var body = Array(#"{"uuids":["#.utf8)
+            var count = 0
+            var after = interval.seqAfter
+            while true {
+                let page = try store.tombstones(of: interval.type, seqAfter: after, seqThrough: interval.seqThrough,
+                                                limit: configuration.pageSize)
+                for tombstone in page {
+                    if count > 0 { body.append(UInt8(ascii: ",")) }
+                    body.append(UInt8(ascii: "\""))
+                    body.append(contentsOf: tombstone.uuid.uuidString.utf8)
+                    body.append(UInt8(ascii: "\""))
+                    count += 1
+                }
+                guard page.count == configuration.pageSize, let last = page.last else { break }
+                after = last.seq
+            }
+            body.append(contentsOf: "]}".utf8)
+            return (body, count)
         }
-        return samples
     }
 
     // MARK: - Helpers

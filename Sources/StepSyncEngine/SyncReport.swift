@@ -14,6 +14,10 @@ public struct SyncReport: Hashable, Sendable {
     public var inserted: Int = 0
     /// Of `samples`, those the sink already held (resent after a crash or a cancelled request).
     public var duplicates: Int = 0
+    /// Deleted samples' uuids sent in deletions intervals (`POST /steps/delete`).
+    public var deletionsSent: Int = 0
+    /// Of `deletionsSent`, those the sink deleted (the others it no longer held).
+    public var deleted: Int = 0
     /// Intervals found `inFlight` at startup (a crash or `kill -9` left them) and put back to pending.
     public var recoveredInFlight: Int = 0
     /// Whether a stop was requested (the run was paused).

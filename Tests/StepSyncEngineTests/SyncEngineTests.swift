@@ -226,4 +226,23 @@ struct SyncEngineTests {
         // Released afterwards.
         #expect(try await SyncLock.withLock(path: lock) { 2 } == 2)
     }
+
+    @Test("a deletions interval sends the window's tombstones to /steps/delete; the sink ends holding the store")
+    func deletions() async throws {
+        let fixture = try SyncFixture(intervals: 5, samplesPerInterval: 4)
+        try await SinkHarness.withSink { port in
+            #expect(try await sync(fixture, port: port).isComplete)
+            let before = try fixture.store.changeSequence()
+            let doomed = Array(fixture.uuids(ofInterval: 2).prefix(3))
+            _ = try fixture.store.deleteSamples(uuids: doomed)
+            let after = try fixture.store.changeSequence()
+            try fixture.store.appendIntervals([SyncInterval(
+                range: fixture.intervals[2].range, kind: .deletions, seqAfter: before, seqThrough: after,
+                steps: 0, samples: 3)])
+            let report = try await sync(fixture, port: port)
+            #expect(report.synced == 1 && report.deletionsSent == 3 && report.deleted == 3 && report.isComplete)
+            let stored = try await SinkHarness.storedUUIDs(port: port)
+            #expect(stored.uuids == fixture.storeUUIDs.subtracting(doomed) && stored.count == 17)
+        }
+    }
 }

@@ -39,16 +39,10 @@ extension StepSyncCommand {
             let store = try StepStore(dataDirectory: directory)
             let what = remote ? "the interval ledger of \(store.path) and everything the sink at \(server) holds"
                 : "the interval ledger of \(store.path)"
-            if !yes {
-                guard isatty(STDIN_FILENO) == 1 else {
-                    throw ValidationError("stdin is not a terminal: pass --yes to delete \(what)")
-                }
-                let count = try store.intervalSummary().intervals
-                FileHandle.standardError.write(Data("Delete \(count) intervals: \(what)? [y/N] ".utf8))
-                guard let answer = readLine()?.lowercased(), answer == "y" || answer == "yes" else {
-                    print("Nothing deleted.")
-                    return
-                }
+            let count = try store.intervalSummary().intervals
+            guard try Confirmation.confirm("Delete \(count) intervals: \(what)?", assumeYes: yes) else {
+                print("Nothing deleted.")
+                return
             }
             let token = token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
             let logger = Logger(label: "stepsync.reset") { StreamLogHandler.standardError(label: $0) }

@@ -118,6 +118,8 @@ extension StepSyncCommand {
                 "samples": report.samples,
                 "inserted": report.inserted,
                 "duplicates": report.duplicates,
+                "deletionsSent": report.deletionsSent,
+                "deleted": report.deleted,
                 "seconds": report.seconds,
                 "samplesPerSecond": report.samplesPerSecond.rounded(),
                 "intervals": report.totalIntervals,
@@ -143,6 +145,9 @@ extension StepSyncCommand {
             lines.append("synced \(Format.number(report.synced)) intervals, \(Format.number(report.samples)) samples "
                 + "(\(Format.number(report.inserted)) inserted, \(Format.number(report.duplicates)) duplicates) "
                 + "in \(Format.duration(report.seconds)), \(Format.number(report.samplesPerSecond.rounded())) samples/s")
+            if report.deletionsSent > 0 {
+                lines.append("sent \(Format.number(report.deletionsSent)) deletions (\(Format.number(report.deleted)) deleted by the sink)")
+            }
             lines.append("ledger: \(Format.number(report.totalSynced)) of \(Format.number(report.totalIntervals)) intervals synced, "
                 + "\(Format.number(report.failed)) failed, \(Format.number(report.pending)) left")
             if !report.failures.isEmpty {
