@@ -74,10 +74,12 @@ public struct HTTPUploader: Uploader {
 
     // MARK: - Uploading
 
+    /// `POST <server>/steps` with the samples body (gzipped with `gzip`); see ``Uploader/upload(_:sampleCount:)``.
     public func upload(_ body: [UInt8], sampleCount: Int) async throws -> UploadOutcome {
         try await post(body, path: "/steps", parse: Self.acknowledgement)
     }
 
+    /// `POST <server>/steps/delete` with the uuids body; see ``Uploader/uploadDeletions(_:uuidCount:)``.
     public func uploadDeletions(_ body: [UInt8], uuidCount: Int) async throws -> UploadOutcome {
         try await post(body, path: "/steps/delete", parse: Self.deletionAcknowledgement)
     }
