@@ -82,14 +82,20 @@ let package = Package(
         ]),
         .testTarget(name: "StepSyncEngineTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncEngine", "StepSyncSink",
+            // The fault-injecting front of the engine tests is a small Hummingbird app forwarding with AHC.
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "StepSyncImportTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncImport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncCLI",
+            "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncEngine", "StepSyncCLI",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
     ]
 )

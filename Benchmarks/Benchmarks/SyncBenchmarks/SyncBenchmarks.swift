@@ -1,5 +1,107 @@
+// Sync benchmarks: ten years of each generator profile, synced end to end (store → encode → HTTP POST → the bundled
+// sink with durable acknowledgements → markSynced) with 3 concurrent intervals, in process on loopback.
+//
+// Run: cd Benchmarks && swift package --disable-sandbox benchmark --target SyncBenchmarks
 import Benchmark
+import Foundation
+import Logging
+import StepSyncCore
+import StepSyncEngine
+import StepSyncSink
+import StepSyncStore
 
 let benchmarks: @Sendable () -> Void = {
-    // Filled in by the issue that owns this area.
+    let runs: [(GeneratorProfile, Bool)] = GeneratorProfile.allCases.map { ($0, false) } + [(.realistic, true)]
+    for (profile, gzip) in runs {
+        Benchmark(
+            "sync 10 years (\(profile.rawValue)), concurrency 3\(gzip ? ", gzip" : "")",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal,
+                          .custom("samples/s", polarity: .prefersLarger, useScalingFactor: false)],
+                warmupIterations: 0,
+                maxDuration: .seconds(60),
+                maxIterations: 3)
+        ) { benchmark in
+            let fixture = try SyncBenchmarkFixture(profile: profile)
+            defer { fixture.remove() }
+            let report = try await fixture.syncOnce(benchmark: benchmark, gzip: gzip)
+            precondition(report.isComplete && report.inserted == fixture.sampleCount,
+                         "the sink did not store every sample: \(report)")
+            let rate = Double(report.samples) / report.seconds
+            benchmark.measurement(.custom("samples/s", polarity: .prefersLarger, useScalingFactor: false), Int(rate))
+            FileHandle.standardError.write(Data(
+                "sync \(profile.rawValue)\(gzip ? " gzip" : ""): \(report.samples) samples, \(fixture.intervals) intervals in \(report.seconds) s = \(Int(rate)) samples/s\n".utf8))
+            blackHole(report)
+        }
+    }
+}
+
+/// A store of ten generated years with a ledger of ≤ 10,000-step intervals, in a temp dir (setup, not measured).
+struct SyncBenchmarkFixture {
+    let path: String
+    let store: StepStore
+    let sampleCount: Int
+    let intervals: Int
+
+    init(profile: GeneratorProfile) throws {
+        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-syncbench-\(UUID().uuidString)")
+        store = try StepStore(dataDirectory: DataDirectory(path: path))
+        let generator = SampleGenerator(profile: profile, seed: 42, years: 10, end: CivilDate(year: 2025, month: 6, day: 30))
+        let (count, _) = try store.insertSamples { inserter in
+            var count = 0
+            for day in generator {
+                for sample in day { try inserter.insert(sample); count += 1 }
+            }
+            return count
+        }
+        sampleCount = count
+        intervals = try Self.planIntervals(store)
+    }
+
+    /// Cuts the history into contiguous intervals of at most 10,000 steps and 5,000 samples, cutting only between
+    /// different start milliseconds (a stand-in for the layering engine, which may not be merged yet).
+    static func planIntervals(_ store: StepStore) throws -> Int {
+        guard let first = try store.samplePage(of: .stepCount, in: TimeRange(start: .min, end: .max), limit: 1).first
+        else { return 0 }
+        var planned: [SyncInterval] = []
+        var start = first.startMs
+        var steps = 0.0, samples = 0
+        var lastStart = first.startMs
+        try store.forEachSamplePage(of: .stepCount, in: TimeRange(start: .min, end: .max)) { page in
+            for sample in page {
+                if samples > 0, sample.startMs > lastStart,
+                   steps + sample.value > 10_000 || samples + 1 > 5_000 {
+                    planned.append(SyncInterval(range: TimeRange(start: start, end: sample.startMs), steps: steps, samples: samples))
+                    start = sample.startMs
+                    steps = 0
+                    samples = 0
+                }
+                steps += sample.value
+                samples += 1
+                lastStart = sample.startMs
+            }
+        }
+        planned.append(SyncInterval(range: TimeRange(start: start, end: lastStart + 1), steps: steps, samples: samples))
+        try store.appendIntervals(planned)
+        return planned.count
+    }
+
+    /// Starts a fresh sink, syncs the whole ledger into it (measured), stops the sink.
+    func syncOnce(benchmark: Benchmark, gzip: Bool) async throws -> SyncReport {
+        let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+        let sinkPath = (path as NSString).appendingPathComponent("sink/steps.jsonl")
+        let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: sinkPath)
+        return try await SinkServer.withRunningSink(configuration: configuration, logger: logger) { port in
+            try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", gzip: gzip, concurrency: 3, logger: logger) { uploader in
+                let engine = SyncEngine(store: store, uploader: uploader, configuration: SyncConfiguration(concurrency: 3),
+                                        logger: logger)
+                benchmark.startMeasurement()
+                let report = try await engine.run()
+                benchmark.stopMeasurement()
+                return report
+            }
+        }
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
 }

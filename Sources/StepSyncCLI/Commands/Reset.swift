@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import Logging
+import StepSyncEngine
+import StepSyncStore
+
+extension StepSyncCommand {
+    /// `stepsync reset`: forget the interval ledger (and, with `--remote`, empty the sink).
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete the interval ledger (and with --remote, everything the sink holds).",
+            discussion: """
+                The samples stay in the store; run `stepsync layer` to plan intervals again. Asks first unless \
+                --yes; without a terminal on stdin, --yes is required.
+                """)
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Flag(help: "Also empty the sink (DELETE <server>/steps).")
+        var remote = false
+
+        @Option(help: ArgumentHelp("The sink's base URL (with --remote).", valueName: "url"))
+        var server = "http://127.0.0.1:8000"
+
+        @Option(help: ArgumentHelp("A bearer token for the sink (default STEPSYNC_TOKEN).", valueName: "token"))
+        var token: String?
+
+        @Flag(help: "Do not ask for confirmation.")
+        var yes = false
+
+        func validate() throws {
+            if remote {
+                do { try HTTPUploader.validateServerURL(server) } catch { throw ValidationError(error.description) }
+            }
+        }
+
+        func run() async throws {
+            let directory = data.dataDirectory
+            let store = try StepStore(dataDirectory: directory)
+            let what = remote ? "the interval ledger of \(store.path) and everything the sink at \(server) holds"
+                : "the interval ledger of \(store.path)"
+            let count = try store.intervalSummary().intervals
+            guard try Confirmation.confirm("Delete \(count) intervals: \(what)?", assumeYes: yes) else {
+                print("Nothing deleted.")
+                return
+            }
+            let token = token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            let logger = Logger(label: "stepsync.reset") { StreamLogHandler.standardError(label: $0) }
+            let remote = remote
+            try await SyncLock.withLock(path: directory.syncLockPath) {
+                if remote {
+                    let answer = try await HTTPUploader.withUploader(server: server, token: token, logger: logger) {
+                        try await $0.deleteAll()
+                    }
+                    print("sink emptied: \(answer)")
+                }
+                let deleted = try store.deleteIntervals()
+                print("deleted \(deleted) intervals from the ledger")
+            }
+        }
+    }
+}

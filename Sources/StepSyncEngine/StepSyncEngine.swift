@@ -1,1 +1,0 @@
-// The sync engine lands here (issue 5).

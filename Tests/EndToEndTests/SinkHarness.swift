@@ -1,0 +1,52 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import StepSyncSink
+
+/// The real sink for tests: in process on 127.0.0.1, an ephemeral port, data in its own temp dir.
+enum SinkHarness {
+    static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    static func withSink<R: Sendable>(_ body: @Sendable (_ port: Int) async throws -> R) async throws -> R {
+        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-sink-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let configuration = SinkConfiguration(
+            host: "127.0.0.1", port: 0, dataPath: (dir as NSString).appendingPathComponent("steps.jsonl"))
+        return try await SinkServer.withRunningSink(configuration: configuration, logger: quiet) { port in
+            try await body(port)
+        }
+    }
+
+    /// Every uuid the sink holds, read back through `GET /steps` pages; fails the test on a uuid seen twice.
+    static func storedUUIDs(port: Int) async throws -> (uuids: Set<UUID>, count: Int) {
+        var uuids = Set<UUID>()
+        var count = 0
+        var cursor: String?
+        repeat {
+            var url = "http://127.0.0.1:\(port)/steps?limit=1000"
+            if let cursor { url += "&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor)" }
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 64 << 20)
+            guard response.status.code == 200,
+                  let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
+                  let samples = object["samples"] as? [[String: Any]]
+            else { throw HarnessError(message: "GET /steps answered \(response.status): \(String(buffer: body))") }
+            for sample in samples {
+                guard let text = sample["uuid"] as? String, let uuid = UUID(uuidString: text) else {
+                    throw HarnessError(message: "a sample without a uuid: \(sample)")
+                }
+                uuids.insert(uuid)
+                count += 1
+            }
+            cursor = object["nextCursor"] as? String
+        } while cursor != nil
+        return (uuids, count)
+    }
+
+    struct HarnessError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The built `stepsync` binary, run as a real process with its output in files.
+struct StepSyncProcess {
+    /// `.build/debug/stepsync` of this package (found from this file's path), or `STEPSYNC_BINARY`.
+    static var binaryPath: String {
+        if let path = ProcessInfo.processInfo.environment["STEPSYNC_BINARY"] { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/stepsync").path
+    }
+
+    let process = Process()
+    let stdoutPath: String
+    let stderrPath: String
+
+    /// Starts `stepsync <arguments>`.
+    init(_ arguments: [String]) throws {
+        let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-proc-\(UUID().uuidString)")
+        stdoutPath = base + ".out"
+        stderrPath = base + ".err"
+        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Self.binaryPath)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Waits (without blocking a thread) until the process exits; returns its status.
+    func wait(timeout: Duration = .seconds(60)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                kill(pid, SIGKILL)
+                throw SinkHarness.HarnessError(message: "stepsync did not exit in \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return process.terminationStatus
+    }
+
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// stdout parsed as the one JSON object of `--json`.
+    func json() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] else {
+            throw SinkHarness.HarnessError(message: "stdout is not a JSON object: \(stdout)\nstderr: \(stderr)")
+        }
+        return object
+    }
+
+    /// Runs `stepsync <arguments>` to the end.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, process: StepSyncProcess) {
+        let process = try StepSyncProcess(arguments)
+        return (try await process.wait(), process)
+    }
+}

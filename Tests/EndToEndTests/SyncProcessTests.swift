@@ -1,0 +1,187 @@
+import Foundation
+import StepSyncCore
+import StepSyncEngine
+import StepSyncStore
+import Testing
+
+/// `stepsync sync` as a real process against the real sink: signals and kills are the point.
+@Suite("stepsync sync, end to end", .serialized)
+struct SyncProcessTests {
+    func syncArguments(_ fixture: SyncFixture, port: Int, _ extra: [String] = []) -> [String] {
+        ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--concurrency", "3",
+         "--backoff-base", "0.01", "--json"] + extra
+    }
+
+    @Test("the binary is built")
+    func binaryExists() {
+        #expect(FileManager.default.isExecutableFile(atPath: StepSyncProcess.binaryPath),
+                "build it first: swift build --build-tests")
+    }
+
+    @Test("a plain sync exits 0 and the sink holds exactly the store's uuids")
+    func plainSync() async throws {
+        let fixture = try SyncFixture(intervals: 25, samplesPerInterval: 8)
+        try await SinkHarness.withSink { port in
+            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port, ["--gzip"]))
+            #expect(status == 0, "\(process.stderr)")
+            let json = try process.json()
+            #expect(json["synced"] as? Int == 25 && json["failed"] as? Int == 0 && json["pending"] as? Int == 0)
+            #expect(json["samples"] as? Int == 200 && json["inserted"] as? Int == 200 && json["duplicates"] as? Int == 0)
+            let stored = try await SinkHarness.storedUUIDs(port: port)
+            #expect(stored.uuids == fixture.storeUUIDs && stored.count == 200)
+        }
+    }
+
+    @Test("SIGINT pauses (in-flight intervals finish, exit non-zero), and a second run resumes to exactly the store")
+    func sigintPauseAndResume() async throws {
+        let fixture = try SyncFixture(intervals: 30, samplesPerInterval: 5)
+        try await SinkHarness.withSink { sinkPort in
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(60))) { port, counters in
+                let process = try StepSyncProcess(syncArguments(fixture, port: port))
+                while await counters.posts < 4 { try await Task.sleep(for: .milliseconds(5)) }
+                kill(process.pid, SIGINT)
+                let status = try await process.wait()
+                #expect(status != 0)
+                let json = try process.json()
+                #expect(json["stopped"] as? Bool == true)
+                let synced = try #require(json["synced"] as? Int)
+                #expect(synced >= 1 && synced < 30)
+                #expect(json["pending"] as? Int == 30 - synced)
+                let summary = try fixture.store.intervalSummary()
+                #expect(summary.inFlight == 0 && summary.synced == synced)
+
+                let (again, resumed) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+                #expect(again == 0, "\(resumed.stderr)")
+                #expect(try resumed.json()["synced"] as? Int == 30 - synced)
+            }
+            let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
+            #expect(stored.uuids == fixture.storeUUIDs && stored.count == 150)
+        }
+    }
+
+    @Test("kill -9 at random moments, then resumes: the sink ends holding exactly the store's uuids")
+    func killNineAndResume() async throws {
+        let fixture = try SyncFixture(intervals: 40, samplesPerInterval: 5)
+        try await SinkHarness.withSink { sinkPort in
+            var generator = SystemRandomNumberGenerator()
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(25))) { port, counters in
+                var recovered = 0
+                for _ in 0..<3 {
+                    let postsBefore = await counters.posts
+                    let process = try StepSyncProcess(syncArguments(fixture, port: port))
+                    // Let it get going, then kill it somewhere in the middle of a send or a mark.
+                    while await counters.posts == postsBefore, process.process.isRunning {
+                        try await Task.sleep(for: .milliseconds(2))
+                    }
+                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...120, using: &generator)))
+                    kill(process.pid, SIGKILL)
+                    _ = try await process.wait()
+                    recovered += try fixture.store.intervalSummary().inFlight
+                }
+                let (status, last) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+                #expect(status == 0, "\(last.stderr)")
+                #expect(try fixture.store.intervalSummary().synced == 40)
+                #expect(recovered > 0, "no kill landed while intervals were in flight")
+            }
+            let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
+            #expect(stored.uuids == fixture.storeUUIDs && stored.count == 200)
+        }
+    }
+
+    @Test("a sink that rejects one interval with 400: that interval failed, the rest synced, exit non-zero")
+    func rejectedInterval() async throws {
+        let fixture = try SyncFixture(intervals: 12, samplesPerInterval: 5)
+        let rejected = try #require(fixture.uuids(ofInterval: 4).first)
+        try await SinkHarness.withSink { sinkPort in
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(rejectUUID: rejected)) { port, _ in
+                let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+                #expect(status != 0)
+                let json = try process.json()
+                #expect(json["synced"] as? Int == 11 && json["failed"] as? Int == 1)
+                let failures = try #require(json["failures"] as? [[String: Any]])
+                #expect(failures.count == 1 && failures.first?["message"] as? String == "HTTP 400: sample rejected by the test front")
+            }
+            let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
+            #expect(stored.uuids == fixture.storeUUIDs.subtracting(fixture.uuids(ofInterval: 4)))
+        }
+    }
+
+    @Test("a sink answering 503 for a while: retried, exit 0, exactly the store")
+    func unavailableForAWhile() async throws {
+        let fixture = try SyncFixture(intervals: 10, samplesPerInterval: 5)
+        try await SinkHarness.withSink { sinkPort in
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(unavailableFirst: 6, retryAfter: "0.01")) { port, counters in
+                let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port, ["--max-attempts", "8"]))
+                #expect(status == 0, "\(process.stderr)")
+                #expect(await counters.unavailableAnswers == 6)
+            }
+            #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids == fixture.storeUUIDs)
+        }
+    }
+
+    @Test("a second stepsync sync on the same data directory exits at once with a clear message")
+    func secondSyncRefused() async throws {
+        let fixture = try SyncFixture(intervals: 2, samplesPerInterval: 2)
+        try await SyncLock.withLock(path: fixture.dataDirectory.syncLockPath) {
+            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: 9))
+            #expect(status != 0)
+            #expect(process.stderr.contains("already running on this data directory"))
+        }
+        #expect(try fixture.store.intervalSummary().pending == 2)
+    }
+
+    @Test("invalid options are refused before anything runs", arguments: [
+        (["--concurrency", "0"], "--concurrency"),
+        (["--server", "ftp://example.com"], "scheme"),
+        (["--max-attempts", "0"], "--max-attempts"),
+    ])
+    func invalidOptions(extra: [String], mention: String) async throws {
+        let fixture = try SyncFixture(intervals: 1, samplesPerInterval: 1)
+        let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: 9) + extra)
+        #expect(status == 64)
+        #expect(process.stderr.contains(mention))
+    }
+
+    @Test("reset --yes clears the ledger; without --yes and no terminal it refuses")
+    func reset() async throws {
+        let fixture = try SyncFixture(intervals: 3, samplesPerInterval: 2)
+        let (refused, refusal) = try await StepSyncProcess.run(["reset", "--data-dir", fixture.path])
+        #expect(refused != 0 && refusal.stderr.contains("--yes"))
+        #expect(try fixture.store.intervalSummary().intervals == 3)
+        let (status, process) = try await StepSyncProcess.run(["reset", "--data-dir", fixture.path, "--yes"])
+        #expect(status == 0 && process.stdout.contains("deleted 3 intervals"))
+        #expect(try fixture.store.intervalSummary().intervals == 0)
+    }
+
+    @Test("reset --remote --yes empties the sink too, and a new sync sends everything again")
+    func resetRemote() async throws {
+        let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 5)
+        try await SinkHarness.withSink { port in
+            let (synced, _) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+            #expect(synced == 0)
+            #expect(try await SinkHarness.storedUUIDs(port: port).count == 20)
+            let (status, process) = try await StepSyncProcess.run(
+                ["reset", "--data-dir", fixture.path, "--remote", "--server", "http://127.0.0.1:\(port)", "--yes"])
+            #expect(status == 0, "\(process.stderr)")
+            #expect(process.stdout.contains("Deleted 20 samples"))
+            #expect(try await SinkHarness.storedUUIDs(port: port).count == 0)
+            #expect(try fixture.store.intervalSummary().intervals == 0)
+        }
+    }
+
+    @Test("without --json a paused sync prints what is left and exits non-zero")
+    func plainSummaryWhenPaused() async throws {
+        let fixture = try SyncFixture(intervals: 20, samplesPerInterval: 2)
+        try await SinkHarness.withSink { sinkPort in
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(80))) { port, counters in
+                let process = try StepSyncProcess(["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)"])
+                while await counters.posts < 2 { try await Task.sleep(for: .milliseconds(5)) }
+                kill(process.pid, SIGTERM)
+                #expect(try await process.wait() != 0)
+                #expect(process.stdout.contains("paused: "))
+                #expect(process.stdout.contains("intervals left; run `stepsync sync` again to carry on."))
+                #expect(process.stderr.contains("stop requested"))
+            }
+        }
+    }
+}
