@@ -3,15 +3,20 @@
 // `swift test` of stepsync never build package-benchmark. Run them from this folder:
 //   swift package --disable-sandbox benchmark            (all)
 //   swift package --disable-sandbox benchmark --target StoreBenchmarks
+import Foundation
 import PackageDescription
+
+// SwiftPM names a path dependency after its folder, so the root package's identity is whatever the checkout is
+// called (`stepsync`, `main`, a worktree's name): read it from this file's location.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 let benchmarkDependencies: [Target.Dependency] = [
     .product(name: "Benchmark", package: "benchmark"),
-    .product(name: "StepSyncCore", package: "stepsync"),
-    .product(name: "StepSyncStore", package: "stepsync"),
-    .product(name: "StepSyncSink", package: "stepsync"),
-    .product(name: "StepSyncEngine", package: "stepsync"),
-    .product(name: "StepSyncImport", package: "stepsync"),
+    .product(name: "StepSyncCore", package: root),
+    .product(name: "StepSyncStore", package: root),
+    .product(name: "StepSyncSink", package: root),
+    .product(name: "StepSyncEngine", package: root),
+    .product(name: "StepSyncImport", package: root),
     .product(name: "ZIPFoundation", package: "ZIPFoundation"),  // ImportBenchmarks writes its export.zip
 ]
 
@@ -19,7 +24,7 @@ let package = Package(
     name: "stepsync-benchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "stepsync", path: ".."),
+        .package(path: ".."),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
