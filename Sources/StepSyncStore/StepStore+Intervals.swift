@@ -158,8 +158,10 @@ extension StepStore {
     }
 
     /// Claims an interval for sending: `pending` → `inFlight`, one more attempt. Returns false if it was not pending.
+    ///
+    /// The claim commits without an fsync: lost on power loss, the interval is simply pending again.
     public func markInFlight(_ id: Int64) throws -> Bool {
-        try dbWriter.write { db in
+        try writeWithoutWaitingForDisk { db in
             try db.execute(sql: """
                 UPDATE sync_interval SET status = 'inFlight', attempts = attempts + 1 WHERE id = ? AND status = 'pending'
                 """, arguments: [id])
@@ -167,7 +169,8 @@ extension StepStore {
         }
     }
 
-    /// Records the sink's acknowledgement: the interval is `synced` once this returns (the commit is fsynced).
+    /// Records the sink's acknowledgement: the interval is `synced` once this returns (the commit is fsynced, so it
+    /// survives power loss too).
     public func markSynced(_ id: Int64, atMs: Int64) throws {
         try dbWriter.write { db in
             try db.execute(sql: """
@@ -179,7 +182,7 @@ extension StepStore {
 
     /// Marks the interval `failed` with the reason the sink or the network gave.
     public func markFailed(_ id: Int64, error: String) throws {
-        try dbWriter.write { db in
+        try writeWithoutWaitingForDisk { db in
             try db.execute(sql: "UPDATE sync_interval SET status = 'failed', last_error = ? WHERE id = ?",
                            arguments: [error, id])
             guard db.changesCount == 1 else { throw StoreError.unknownInterval(id) }
@@ -188,7 +191,7 @@ extension StepStore {
 
     /// Puts an interval back to `pending` (a paused sync that did not send it), keeping its attempts and error.
     public func markPending(_ id: Int64, error: String? = nil) throws {
-        try dbWriter.write { db in
+        try writeWithoutWaitingForDisk { db in
             try db.execute(sql: """
                 UPDATE sync_interval SET status = 'pending', last_error = COALESCE(?, last_error) WHERE id = ?
                 """, arguments: [error, id])
@@ -198,7 +201,7 @@ extension StepStore {
     /// Puts every interval left `inFlight` (by a crashed or killed sync) back to `pending`. Returns how many.
     @discardableResult
     public func requeueInFlight() throws -> Int {
-        try dbWriter.write { db in
+        try writeWithoutWaitingForDisk { db in
             try db.execute(sql: "UPDATE sync_interval SET status = 'pending' WHERE status = 'inFlight'")
             return db.changesCount
         }
