@@ -80,22 +80,25 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "CompressNIO", package: "compress-nio"),
         ]),
-        .testTarget(name: "StepSyncEngineTests", dependencies: [
-            "StepSyncCore", "StepSyncStore", "StepSyncEngine", "StepSyncSink",
-            // The fault-injecting front of the engine tests is a small Hummingbird app forwarding with AHC.
+        // Shared by the engine and end-to-end tests: the real sink in process, a fault-injecting front (a small
+        // Hummingbird app forwarding with AHC), a store fixture.
+        .target(name: "StepSyncTestSupport", dependencies: [
+            "StepSyncCore", "StepSyncStore", "StepSyncSink",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], path: "Tests/StepSyncTestSupport"),
+        .testTarget(name: "StepSyncEngineTests", dependencies: [
+            "StepSyncCore", "StepSyncStore", "StepSyncEngine", "StepSyncSink", "StepSyncTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "StepSyncImportTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncImport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [
-            "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncEngine", "StepSyncCLI",
+            "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncEngine", "StepSyncCLI", "StepSyncTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
     ]
 )

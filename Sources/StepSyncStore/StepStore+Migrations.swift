@@ -36,8 +36,8 @@ extension StepStore {
                     device_model TEXT
                 );
                 CREATE UNIQUE INDEX sample_uuid ON sample(uuid);
-                -- Time-range queries on one type: statistics and (start, uuid) paging.
-                CREATE INDEX sample_type_start ON sample(type_id, start_ms, uuid);
+                -- Time-range queries on one type: (start, uuid) paging, and statistics read from the index alone.
+                CREATE INDEX sample_type_start ON sample(type_id, start_ms, uuid, value);
 
                 -- Deleted samples, as HealthKit's deleted objects: what an incremental sync must send as deletions.
                 CREATE TABLE tombstone (

@@ -3,6 +3,7 @@ import Foundation
 import StepSyncCLI
 import StepSyncCore
 import StepSyncStore
+import StepSyncTestSupport
 import Testing
 
 @Suite("stepsync generate")

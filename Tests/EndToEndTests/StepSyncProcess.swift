@@ -1,3 +1,4 @@
+import StepSyncTestSupport
 import Foundation
 
 /// The built `stepsync` binary, run as a real process with its output in files.

@@ -2,6 +2,7 @@ import Foundation
 import StepSyncCore
 import StepSyncEngine
 import StepSyncStore
+import StepSyncTestSupport
 import Testing
 
 /// `stepsync sync` as a real process against the real sink: signals and kills are the point.

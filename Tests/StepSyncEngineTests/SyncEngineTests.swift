@@ -4,6 +4,7 @@ import Logging
 import StepSyncCore
 import StepSyncEngine
 import StepSyncStore
+import StepSyncTestSupport
 import Testing
 
 /// The engine in process against the real sink (and, for faults, the fault front in front of it).

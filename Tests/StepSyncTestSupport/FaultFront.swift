@@ -6,24 +6,32 @@ import NIOCore
 import ServiceLifecycle
 
 /// What the fault-injecting front does to `POST /steps` before (or instead of) forwarding it to the real sink.
-struct FaultPlan: Sendable {
+public struct FaultPlan: Sendable {
     /// Answer 503 to the first N POSTs.
-    var unavailableFirst = 0
+    public var unavailableFirst = 0
     /// The `Retry-After` sent with those 503s.
-    var retryAfter: String?
+    public var retryAfter: String?
     /// Answer 400 to every POST whose body holds this uuid.
-    var rejectUUID: UUID?
+    public var rejectUUID: UUID?
     /// Hold every POST this long before answering (so that requests overlap and signals land mid-sync).
-    var delay: Duration = .zero
+    public var delay: Duration = .zero
+
+    /// A plan; every fault is off unless given.
+    public init(unavailableFirst: Int = 0, retryAfter: String? = nil, rejectUUID: UUID? = nil, delay: Duration = .zero) {
+        self.unavailableFirst = unavailableFirst
+        self.retryAfter = retryAfter
+        self.rejectUUID = rejectUUID
+        self.delay = delay
+    }
 }
 
 /// Counters kept by the front.
-actor FrontCounters {
-    private(set) var posts = 0
-    private(set) var inFlight = 0
-    private(set) var maxInFlight = 0
-    private(set) var unavailableAnswers = 0
-    private(set) var rejections = 0
+public actor FrontCounters {
+    public private(set) var posts = 0
+    public private(set) var inFlight = 0
+    public private(set) var maxInFlight = 0
+    public private(set) var unavailableAnswers = 0
+    public private(set) var rejections = 0
 
     func begin() -> Int {
         posts += 1
@@ -39,8 +47,8 @@ actor FrontCounters {
 
 /// A small Hummingbird front on 127.0.0.1 (port 0 unless given) in front of the real sink: it counts requests in flight and
 /// injects the faults of a ``FaultPlan``; every other request is forwarded to the sink unchanged.
-enum FaultFront {
-    static func withFront<R>(
+public enum FaultFront {
+    public static func withFront<R>(
         sinkPort: Int,
         plan: FaultPlan,
         port requestedPort: Int = 0,

@@ -4,16 +4,16 @@ import StepSyncStore
 
 /// A data directory in a fresh temp dir, with a store of `intervals × samplesPerInterval` step samples and a ledger
 /// of contiguous one-hour intervals over them; removed when the fixture goes away.
-final class SyncFixture: Sendable {
-    static let origin: Int64 = 1_600_000_000_000
+public final class SyncFixture: Sendable {
+    public static let origin: Int64 = 1_600_000_000_000
 
-    let path: String
-    let dataDirectory: DataDirectory
-    let store: StepStore
-    let samples: [HealthSample]
-    let intervals: [SyncInterval]
+    public let path: String
+    public let dataDirectory: DataDirectory
+    public let store: StepStore
+    public let samples: [HealthSample]
+    public let intervals: [SyncInterval]
 
-    init(intervals intervalCount: Int = 30, samplesPerInterval: Int = 10) throws {
+    public init(intervals intervalCount: Int = 30, samplesPerInterval: Int = 10) throws {
         path = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-sync-\(UUID().uuidString)")
         dataDirectory = DataDirectory(path: path)
         store = try StepStore(dataDirectory: dataDirectory)
@@ -38,10 +38,10 @@ final class SyncFixture: Sendable {
     }
 
     /// The uuids of every sample in the store.
-    var storeUUIDs: Set<UUID> { Set(samples.map(\.uuid)) }
+    public var storeUUIDs: Set<UUID> { Set(samples.map(\.uuid)) }
 
     /// The uuids of the samples of one interval.
-    func uuids(ofInterval index: Int) -> Set<UUID> {
+    public func uuids(ofInterval index: Int) -> Set<UUID> {
         let range = intervals[index].range
         return Set(samples.filter { range.contains($0.startMs) }.map(\.uuid))
     }

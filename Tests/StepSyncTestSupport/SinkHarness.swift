@@ -5,10 +5,10 @@ import NIOCore
 import StepSyncSink
 
 /// The real sink for tests: in process on 127.0.0.1, an ephemeral port, data in its own temp dir.
-enum SinkHarness {
-    static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+public enum SinkHarness {
+    public static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
-    static func withSink<R: Sendable>(_ body: @Sendable (_ port: Int) async throws -> R) async throws -> R {
+    public static func withSink<R: Sendable>(_ body: @Sendable (_ port: Int) async throws -> R) async throws -> R {
         let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-sink-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -20,7 +20,7 @@ enum SinkHarness {
     }
 
     /// Every uuid the sink holds, read back through `GET /steps` pages; fails the test on a uuid seen twice.
-    static func storedUUIDs(port: Int) async throws -> (uuids: Set<UUID>, count: Int) {
+    public static func storedUUIDs(port: Int) async throws -> (uuids: Set<UUID>, count: Int) {
         var uuids = Set<UUID>()
         var count = 0
         var cursor: String?
@@ -45,8 +45,9 @@ enum SinkHarness {
         return (uuids, count)
     }
 
-    struct HarnessError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    public struct HarnessError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+        public init(message: String) { self.message = message }
     }
 }
