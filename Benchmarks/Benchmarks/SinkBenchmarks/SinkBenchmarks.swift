@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServiceLifecycle
 import StepSyncCore
 import StepSyncSink
 
@@ -24,34 +25,46 @@ let bodies: [ByteBuffer] = {
     }
 }()
 
+@Sendable func send(port: Int, _ body: ByteBuffer) async throws {
+    var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/steps")
+    request.method = .POST
+    request.body = .bytes(body)
+    request.headers.add(name: "Content-Type", value: "application/json")
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+    _ = try await response.body.collect(upTo: 1 << 20)
+    precondition(response.status == .ok, "sink answered \(response.status)")
+}
+
+/// Starts a sink (not measured), posts every body with 3 posters (measured), shuts it down (not measured).
+/// `Benchmark` is not Sendable, so this runs the server itself rather than through `SinkServer.withRunningSink`.
 func ingest(durable: Bool, benchmark: Benchmark) async throws {
     let directory = NSTemporaryDirectory() + "stepsync-sink-bench-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
     var logger = Logger(label: "bench")
     logger.logLevel = .error
     let configuration = SinkConfiguration(port: 0, dataPath: directory + "/steps.jsonl", durable: durable)
-    try await SinkServer.withRunningSink(configuration: configuration, logger: logger) { port in
-        @Sendable func send(_ method: HTTPMethod, _ body: ByteBuffer?) async throws {
-            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/steps")
-            request.method = method
-            if let body {
-                request.body = .bytes(body)
-                request.headers.add(name: "Content-Type", value: "application/json")
-            }
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-            _ = try await response.body.collect(upTo: 1 << 20)
-            precondition(response.status == .ok, "sink answered \(response.status)")
-        }
+    let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+    let app = try await buildSinkApplication(configuration: configuration, logger: logger) { port in
+        portContinuation.yield(port)
+        portContinuation.finish()
+    }
+    let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { fatalError("the sink did not start") }
         benchmark.startMeasurement()
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        try await withThrowingTaskGroup(of: Void.self) { posters in
             for poster in 0..<3 {
-                group.addTask {
-                    for b in stride(from: poster, to: bodyCount, by: 3) { try await send(.POST, bodies[b]) }
+                posters.addTask {
+                    for b in stride(from: poster, to: bodyCount, by: 3) { try await send(port: port, bodies[b]) }
                 }
             }
-            try await group.waitForAll()
+            try await posters.waitForAll()
         }
         benchmark.stopMeasurement()
+        await group.triggerGracefulShutdown()
+        try await tasks.waitForAll()
     }
 }
 
