@@ -28,7 +28,8 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
-    targets: ["StoreBenchmarks", "LayeringBenchmarks", "SinkBenchmarks", "SyncBenchmarks", "ImportBenchmarks"].map {
+    targets: ["StoreBenchmarks", "LayeringBenchmarks", "SinkBenchmarks", "SyncBenchmarks", "ImportBenchmarks",
+              "IncrementalBenchmarks"].map {
         .executableTarget(
             name: $0,
             dependencies: benchmarkDependencies,

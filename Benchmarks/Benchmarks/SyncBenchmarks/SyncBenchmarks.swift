@@ -36,7 +36,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-/// A store of ten generated years with a ledger of ≤ 10,000-step intervals, in a temp dir (setup, not measured).
+/// A store of ten generated years layered into ≤ 10,000-step intervals, in a temp dir (setup, not measured).
 struct SyncBenchmarkFixture {
     let path: String
     let store: StepStore
@@ -55,35 +55,7 @@ struct SyncBenchmarkFixture {
             return count
         }
         sampleCount = count
-        intervals = try Self.planIntervals(store)
-    }
-
-    /// Cuts the history into contiguous intervals of at most 10,000 steps and 5,000 samples, cutting only between
-    /// different start milliseconds (a stand-in for the layering engine, which may not be merged yet).
-    static func planIntervals(_ store: StepStore) throws -> Int {
-        guard let first = try store.samplePage(of: .stepCount, in: TimeRange(start: .min, end: .max), limit: 1).first
-        else { return 0 }
-        var planned: [SyncInterval] = []
-        var start = first.startMs
-        var steps = 0.0, samples = 0
-        var lastStart = first.startMs
-        try store.forEachSamplePage(of: .stepCount, in: TimeRange(start: .min, end: .max)) { page in
-            for sample in page {
-                if samples > 0, sample.startMs > lastStart,
-                   steps + sample.value > 10_000 || samples + 1 > 5_000 {
-                    planned.append(SyncInterval(range: TimeRange(start: start, end: sample.startMs), steps: steps, samples: samples))
-                    start = sample.startMs
-                    steps = 0
-                    samples = 0
-                }
-                steps += sample.value
-                samples += 1
-                lastStart = sample.startMs
-            }
-        }
-        planned.append(SyncInterval(range: TimeRange(start: start, end: lastStart + 1), steps: steps, samples: samples))
-        try store.appendIntervals(planned)
-        return planned.count
+        intervals = try store.layer(type: .stepCount, engine: LayeringEngine()).intervals.count
     }
 
     /// Starts a fresh sink, syncs the whole ledger into it (measured), stops the sink.
