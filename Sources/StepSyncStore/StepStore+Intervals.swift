@@ -158,10 +158,8 @@ extension StepStore {
     }
 
     /// Claims an interval for sending: `pending` → `inFlight`, one more attempt. Returns false if it was not pending.
-    ///
-    /// The claim commits without an fsync: lost on power loss, the interval is simply pending again.
     public func markInFlight(_ id: Int64) throws -> Bool {
-        try writeWithoutWaitingForDisk { db in
+        try dbWriter.write { db in
             try db.execute(sql: """
                 UPDATE sync_interval SET status = 'inFlight', attempts = attempts + 1 WHERE id = ? AND status = 'pending'
                 """, arguments: [id])
@@ -182,7 +180,7 @@ extension StepStore {
 
     /// Marks the interval `failed` with the reason the sink or the network gave.
     public func markFailed(_ id: Int64, error: String) throws {
-        try writeWithoutWaitingForDisk { db in
+        try dbWriter.write { db in
             try db.execute(sql: "UPDATE sync_interval SET status = 'failed', last_error = ? WHERE id = ?",
                            arguments: [error, id])
             guard db.changesCount == 1 else { throw StoreError.unknownInterval(id) }
@@ -191,7 +189,7 @@ extension StepStore {
 
     /// Puts an interval back to `pending` (a paused sync that did not send it), keeping its attempts and error.
     public func markPending(_ id: Int64, error: String? = nil) throws {
-        try writeWithoutWaitingForDisk { db in
+        try dbWriter.write { db in
             try db.execute(sql: """
                 UPDATE sync_interval SET status = 'pending', last_error = COALESCE(?, last_error) WHERE id = ?
                 """, arguments: [error, id])
@@ -201,7 +199,7 @@ extension StepStore {
     /// Puts every interval left `inFlight` (by a crashed or killed sync) back to `pending`. Returns how many.
     @discardableResult
     public func requeueInFlight() throws -> Int {
-        try writeWithoutWaitingForDisk { db in
+        try dbWriter.write { db in
             try db.execute(sql: "UPDATE sync_interval SET status = 'pending' WHERE status = 'inFlight'")
             return db.changesCount
         }

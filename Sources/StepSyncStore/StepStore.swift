@@ -57,25 +57,3 @@ public struct StepStore: Sendable {
         try Int64.fetchOne(db, sql: "SELECT change_seq FROM store_state WHERE id = 1") ?? 0
     }
 }
-
-extension StepStore {
-    /// Runs `updates` in one write transaction that commits without waiting for the disk (`synchronous = NORMAL`
-    /// for this transaction only).
-    ///
-    /// For ledger changes that may be lost on power loss without harm — a claim (`inFlight`), a requeue, a failure
-    /// mark: the interval then reads as it was before and is sent again, and the sink de-duplicates. In WAL mode the
-    /// commit still survives a crash or `kill -9` of the process; only an OS crash or power loss can undo it.
-    /// Acknowledgements (`synced`) never use this: they are committed with an fsync.
-    func writeWithoutWaitingForDisk<T>(_ updates: (Database) throws -> T) throws -> T {
-        try dbWriter.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
-            var result: T?
-            try db.inTransaction {
-                result = try updates(db)
-                return .commit
-            }
-            return result!
-        }
-    }
-}
