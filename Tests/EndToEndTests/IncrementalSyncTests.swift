@@ -53,7 +53,7 @@ struct IncrementalSyncTests {
             let bounds = try #require(try store.bounds(of: .stepCount))
 
             // 2. Five hundred late samples inside already-synced ranges (a late back-fill).
-            var rng = SplitMix(seed: 99)
+            var rng = SplitMix64(seed: 99)
             let firstStart = try #require(try store.intervals().first?.range.start)
             let late = (0..<500).map { i -> HealthSample in
                 let start = firstStart + Int64(rng.next() % UInt64(bounds.last - firstStart - Milliseconds.day))
@@ -94,18 +94,5 @@ struct IncrementalSyncTests {
             let thirdSync = try await Self.stepsync(sync)
             #expect(thirdSync["samples"] as? Int == 0 && thirdSync["deletionsSent"] as? Int == 0)
         }
-    }
-}
-
-/// SplitMix64, for reproducible test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -11,7 +11,7 @@ struct ChangeTrackingTests {
         let store = try StepStore(path: dir.file("health.sqlite"))
         let samples = StoreTestData.samples(count: 200, seed: 11)
         try store.insert(samples)
-        var rng = SeededRandom(seed: 5)
+        var rng = SplitMix64(seed: 5)
         let victims = Array(samples.shuffled(using: &rng).prefix(30))
         let unknown = UUID()
         let summary = try store.deleteSamples(uuids: victims.map(\.uuid) + [unknown])

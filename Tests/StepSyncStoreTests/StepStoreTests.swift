@@ -11,7 +11,7 @@ struct StepStoreTests {
         let store = try StepStore(path: dir.file("health.sqlite"))
         let samples = StoreTestData.samples(count: 3_000, seed: seed)
         try store.insert(samples)
-        var rng = SeededRandom(seed: seed &* 7919)
+        var rng = SplitMix64(seed: seed &* 7919)
         let bucketLengths: [Int64] = [1, 999, Milliseconds.minute, 15 * Milliseconds.minute, Milliseconds.hour,
                                       Milliseconds.day, 7 * Milliseconds.day, 365 * Milliseconds.day]
         for _ in 0..<25 {

@@ -8,7 +8,7 @@ enum StoreTestData {
     /// `count` step samples spread over `spanMs` from `origin`, some sharing a start millisecond, some on exact
     /// hour boundaries, from two sources.
     static func samples(count: Int, spanMs: Int64 = 30 * Milliseconds.day, seed: UInt64) -> [HealthSample] {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var out: [HealthSample] = []
         var previousStart = origin
         for i in 0..<count {
@@ -36,7 +36,7 @@ enum StoreTestData {
         return out
     }
 
-    static func uuidBytes(_ rng: inout SeededRandom) -> uuid_t {
+    static func uuidBytes(_ rng: inout SplitMix64) -> uuid_t {
         let a = rng.next(), b = rng.next()
         return (UInt8(truncatingIfNeeded: a), UInt8(truncatingIfNeeded: a >> 8), UInt8(truncatingIfNeeded: a >> 16),
                 UInt8(truncatingIfNeeded: a >> 24), UInt8(truncatingIfNeeded: a >> 32), UInt8(truncatingIfNeeded: a >> 40),

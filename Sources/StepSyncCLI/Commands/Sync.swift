@@ -85,13 +85,7 @@ extension StepSyncCommand {
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
                                                 logger: logger)
                         var reporter = ProgressReporter(label: "intervals", enabled: !json)
-                        let report = try await engine.run(stop: stop) { progress in
-                            let rate = progress.elapsedSeconds > 0 ? Double(progress.samplesSent) / progress.elapsedSeconds : 0
-                            reporter.update(
-                                done: Int64(progress.done), total: Int64(progress.total),
-                                detail: "\(Format.number(progress.samplesSent)) samples, \(Format.number(rate.rounded())) samples/s",
-                                force: progress.done == progress.total)
-                        }
+                        let report = try await engine.run(stop: stop) { reporter.update($0) }
                         reporter.finish()
                         return report
                     }

@@ -5,7 +5,7 @@ enum RandomHistory {
     /// A history built to hit the engine's corners: clusters years apart, bursts in one millisecond, samples on grid
     /// lines and one millisecond before them, samples of zero steps and samples far over any limit.
     static func adversarial(seed: UInt64) -> [(start: Int64, value: Double)] {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var samples: [(start: Int64, value: Double)] = []
         let clusters = Int.random(in: 0...6, using: &rng)
         for _ in 0..<clusters {
@@ -32,7 +32,7 @@ enum RandomHistory {
     /// A dense, realistic-looking decade of one person: a Watch (30–90 s samples) and an iPhone (1–10 min samples)
     /// recording the same walks, nights without steps, idle months, and occasional large manual entries.
     static func decade(seed: UInt64, years: Int = 10, end: Int64 = 1_767_225_600_000) -> [(start: Int64, value: Double)] {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var samples: [(start: Int64, value: Double)] = []
         let days = years * 365
         let firstDay = end / Milliseconds.day - Int64(days)
