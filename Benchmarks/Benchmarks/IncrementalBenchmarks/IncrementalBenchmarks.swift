@@ -75,11 +75,12 @@ final class IncrementalHistory {
     func layerAndSync(benchmark: Benchmark) async throws -> SyncReport {
         let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: directory.sinkDataPath)
         let store = store
+        let box = BenchmarkBox(benchmark: benchmark)
         return try await SinkServer.withRunningSink(configuration: configuration, logger: Self.logger) { port in
-            benchmark.startMeasurement()
+            box.benchmark.startMeasurement()
             _ = try store.layer(type: .stepCount, engine: LayeringEngine())
             let report = try await Self.sync(store: store, port: port)
-            benchmark.stopMeasurement()
+            box.benchmark.stopMeasurement()
             return report
         }
     }
@@ -102,4 +103,10 @@ final class IncrementalHistory {
     func remove() {
         try? FileManager.default.removeItem(atPath: directory.path)
     }
+}
+
+/// `Benchmark` is not `Sendable`; the sink's lifetime closure is. The benchmark runs one iteration at a time on one
+/// task, so handing it across is safe here (benchmark code only).
+struct BenchmarkBox: @unchecked Sendable {
+    let benchmark: Benchmark
 }
