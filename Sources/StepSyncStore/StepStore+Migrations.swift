@@ -78,6 +78,12 @@ extension StepStore {
                 );
                 """)
         }
+        migrator.registerMigration("v2: sample details") { db in
+            // Type-specific fields (a workout's activity, duration, totals, statistics and events; HRV beats) as one
+            // JSON object, NULL for most samples. Not indexed: it is only read back with its sample.
+            try db.execute(sql: "ALTER TABLE sample ADD COLUMN details TEXT")
+        }
+
         return migrator
     }
 }

@@ -49,7 +49,7 @@ extension StepStore {
         let byRowid = (seqAfter ?? 0) > 0
         let columns = """
             SELECT uuid, start_ms, end_ms, utc_offset, value, unit, source_name, source_bundle_id,
-                   source_version, device_name, device_model
+                   source_version, device_name, device_model, details
             FROM sample \(byRowid ? "NOT INDEXED" : "INDEXED BY sample_type_start")
             """
         let rows: RowCursor
@@ -81,7 +81,8 @@ extension StepStore {
                 sourceBundleId: row[7],
                 sourceVersion: row[8],
                 deviceName: row[9],
-                deviceModel: row[10]))
+                deviceModel: row[10],
+                details: row[11]))
         }
         return page
     }

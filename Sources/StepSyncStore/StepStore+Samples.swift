@@ -26,7 +26,7 @@ public struct InsertSummary: Hashable, Sendable {
 public struct SampleInserter {
     private let db: Database
     private let statement: Statement
-    private var typeIds: [SampleType: Int64] = [:]
+    private var typeIds: [SampleType: (id: Int64, kind: SampleKind)] = [:]
     private var seq: Int64
     /// What this inserter has done so far.
     public private(set) var summary = InsertSummary()
@@ -36,28 +36,26 @@ public struct SampleInserter {
         self.seq = try StepStore.currentSequence(db)
         self.statement = try db.makeStatement(sql: """
             INSERT OR IGNORE INTO sample (seq, uuid, type_id, start_ms, end_ms, utc_offset, value, unit,
-                source_name, source_bundle_id, source_version, device_name, device_model)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                source_name, source_bundle_id, source_version, device_name, device_model, details)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
     }
 
     /// Inserts `sample` unless its uuid is already stored. Returns whether it was inserted.
     ///
-    /// - Throws: ``StoreError/invalidSample(_:)`` when `endMs` is before `startMs` or the value is not finite.
+    /// - Throws: ``StoreError/invalidSample(_:)`` naming the sample and its ``SampleProblem`` when it fails
+    ///   ``SampleValidation`` (the store never holds a sample the sink would refuse).
     @discardableResult
     public mutating func insert(_ sample: HealthSample) throws -> Bool {
-        guard sample.endMs >= sample.startMs else {
-            throw StoreError.invalidSample("uuid \(sample.uuid) ends before it starts")
+        let (typeId, kind) = try typeInfo(of: sample.type)
+        if let problem = SampleValidation.problem(of: sample, kind: kind) {
+            throw StoreError.invalidSample("uuid \(sample.uuid) (\(sample.type.shortName)): \(problem)")
         }
-        guard sample.value.isFinite else {
-            throw StoreError.invalidSample("uuid \(sample.uuid) has a value that is not a number")
-        }
-        let typeId = try typeId(of: sample.type)
         seq += 1
         statement.setUncheckedArguments([
             seq, sample.uuid, typeId, sample.startMs, sample.endMs, sample.utcOffsetSeconds.map { Int64($0) },
             sample.value, sample.unit, sample.sourceName, sample.sourceBundleId, sample.sourceVersion,
-            sample.deviceName, sample.deviceModel,
+            sample.deviceName, sample.deviceModel, sample.details,
         ])
         try statement.execute()
         if db.changesCount == 1 {
@@ -71,11 +69,15 @@ public struct SampleInserter {
         }
     }
 
-    private mutating func typeId(of type: SampleType) throws -> Int64 {
-        if let id = typeIds[type] { return id }
-        let id = try StepStore.typeId(of: type, in: db, create: true)!
-        typeIds[type] = id
-        return id
+    /// The type's id (created on first use) and kind, cached for the transaction.
+    private mutating func typeInfo(of type: SampleType) throws -> (id: Int64, kind: SampleKind) {
+        if let info = typeIds[type] { return info }
+        if let problem = SampleValidation.typeProblem(type) {
+            throw StoreError.invalidSample("type: \(problem)")
+        }
+        let info = (try StepStore.typeId(of: type, in: db, create: true)!, type.kind)
+        typeIds[type] = info
+        return info
     }
 
     /// Writes the advanced change sequence back; called once at the end of the transaction.

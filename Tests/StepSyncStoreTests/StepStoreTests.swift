@@ -94,6 +94,47 @@ struct StepStoreTests {
         #expect(try store.changeSequence() == 10)
     }
 
+    @Test("the inserter refuses what the sink would refuse, naming the sample and the field, and rolls back")
+    func inserterValidates() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StepStore(path: dir.file("health.sqlite"))
+        try store.insert(StoreTestData.samples(count: 10, seed: 1))
+        for mutate in [
+            { (s: inout HealthSample) in s.endMs = Instants.max + 1 },
+            { (s: inout HealthSample) in s.value = -5 },
+            { (s: inout HealthSample) in s.sourceName = String(repeating: "n", count: 2_000) },
+            { (s: inout HealthSample) in s.type = SampleType("HK Quantity") },
+        ] {
+            var bad = StoreTestData.samples(count: 5, seed: 2)
+            mutate(&bad[3])
+            let error = try #require(throws: StoreError.self) { try store.insert(bad) }
+            #expect(error.description.contains("invalid sample"))
+            #expect(error.description.count < 300)
+            #expect(try store.total(of: .stepCount, in: TimeRange(start: 0, end: .max)).count == 10)
+            #expect(try store.changeSequence() == 10)
+        }
+        var bad = StoreTestData.samples(count: 1, seed: 3)
+        bad[0].endMs = Instants.max + 1
+        let error = try #require(throws: StoreError.self) { try store.insert(bad) }
+        #expect(error.description.contains("uuid \(bad[0].uuid)") && error.description.contains("field \"endDate\""))
+    }
+
+    @Test("details (a JSON object) are stored and read back with their sample; most samples have none")
+    func detailsRoundTrip() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StepStore(path: dir.file("health.sqlite"))
+        let details = #"{"activityType":"HKWorkoutActivityTypeRunning","duration":1800,"totalDistance":5.2}"#
+        let workout = HealthSample(uuid: UUID(), type: .workout, startMs: 1_000_000, endMs: 2_800_000, value: 1_800,
+                                   unit: "s", sourceName: "Apple Watch", sourceBundleId: "", details: details)
+        var steps = StoreTestData.samples(count: 3, seed: 4)
+        steps[0].details = nil
+        try store.insert([workout] + steps)
+        let back = try store.samplePage(of: .workout, in: TimeRange(start: 0, end: .max), limit: 10)
+        #expect(back == [workout])
+        let stepBack = try store.samplePage(of: .stepCount, in: TimeRange(start: .min, end: .max), limit: 10)
+        #expect(stepBack.count == 3 && stepBack.allSatisfy { $0.details == nil })
+    }
+
     @Test("bounds and per-source summaries")
     func boundsAndSummaries() throws {
         let dir = try TemporaryDirectory()

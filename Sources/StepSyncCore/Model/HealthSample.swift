@@ -2,7 +2,7 @@ import Foundation
 
 /// One raw health sample, as HealthKit records it: the unit of storage and of sync.
 ///
-/// Times are UTC milliseconds since 1970 (`startMs` inclusive, `endMs` ≥ `startMs`). Where the source said which
+/// Times are UTC milliseconds since 1970 (`startMs` inclusive, `endMs` ≥ `startMs`, both inside ``Instants``). Where the source said which
 /// UTC offset the sample was recorded in (Apple Health exports do), `utcOffsetSeconds` keeps it so a local time can
 /// be shown again; it never takes part in ordering or bucketing, which are UTC only.
 public struct HealthSample: Hashable, Sendable {
@@ -30,6 +30,10 @@ public struct HealthSample: Hashable, Sendable {
     public var deviceName: String?
     /// The device model (`iPhone14,5`, `Watch6,2`), when known.
     public var deviceModel: String?
+    /// Type-specific fields as one JSON object (UTF-8 text), when the type has any: a workout's activity type,
+    /// duration, totals, statistics and events; an HRV reading's beats; metadata. Stored as is, sent on the wire as
+    /// `"details":{…}`, stored by the sink verbatim. At most ``SampleValidation/maxDetailsBytes``.
+    public var details: String?
 
     /// Creates a sample.
     public init(
@@ -44,7 +48,8 @@ public struct HealthSample: Hashable, Sendable {
         sourceBundleId: String,
         sourceVersion: String? = nil,
         deviceName: String? = nil,
-        deviceModel: String? = nil
+        deviceModel: String? = nil,
+        details: String? = nil
     ) {
         self.uuid = uuid
         self.type = type
@@ -58,5 +63,6 @@ public struct HealthSample: Hashable, Sendable {
         self.sourceVersion = sourceVersion
         self.deviceName = deviceName
         self.deviceModel = deviceModel
+        self.details = details
     }
 }

@@ -11,7 +11,8 @@ public enum ISO8601Millis {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Writes the 24 bytes of `format(ms)` at `out`. Years outside 0…9999 are clamped to that range's format.
+    /// Writes the 24 bytes of `format(ms)` at `out`. Only instants in ``Instants`` format faithfully: a year outside
+    /// 0…9999 is clamped (callers check ``Instants/contains(_:)`` at the door, so stored instants never are).
     @inline(__always)
     public static func write(_ ms: Int64, into out: UnsafeMutablePointer<UInt8>) {
         let days = floorDiv(ms, Milliseconds.day)
@@ -38,9 +39,11 @@ public enum ISO8601Millis {
         out[23] = UInt8(ascii: "Z")
     }
 
-    /// Parses an ISO-8601 instant: `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM|±HHMM)`, or a bare date `YYYY-MM-DD`
+    /// Parses an ISO-8601 instant: `YYYY-MM-DDTHH:MM[:SS[.fff…]](Z|±HH:MM|±HHMM)`, or a bare date `YYYY-MM-DD`
     /// (midnight UTC). Fractions beyond milliseconds are truncated. Returns `nil` for anything else, including
-    /// out-of-range fields such as month 13 or 25:00.
+    /// out-of-range fields such as month 13 or 25:00, and instants outside ``Instants`` (so `9999-12-31T23:00:00-02:00`,
+    /// which is in year 10000, is refused rather than clamped). Every index is bounds-checked: any input of any length
+    /// is safe.
     public static func parse(_ text: some StringProtocol) -> Int64? {
         var text = String(text)
         return text.withUTF8 { parse(utf8: UnsafeRawBufferPointer($0)) }
@@ -64,8 +67,8 @@ public enum ISO8601Millis {
               let day = num(8, 2), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
         let dayMs = days(fromCivil: Int64(year), month, day) * Milliseconds.day
-        if n == 10 { return dayMs }
-        guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
+        if n == 10 { return Instants.contains(dayMs) ? dayMs : nil }
+        guard n >= 16, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
               let hour = num(11, 2), b[13] == UInt8(ascii: ":"), let minute = num(14, 2),
               hour < 24, minute < 60
         else { return nil }
@@ -105,8 +108,9 @@ public enum ISO8601Millis {
             return nil
         }
         guard i == n else { return nil }
-        return dayMs + Int64(hour) * Milliseconds.hour + Int64(minute) * Milliseconds.minute
+        let ms = dayMs + Int64(hour) * Milliseconds.hour + Int64(minute) * Milliseconds.minute
             + Int64(second) * 1000 + Int64(milli) - Int64(offsetSeconds) * 1000
+        return Instants.contains(ms) ? ms : nil
     }
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, H. Hinnant's algorithms)
