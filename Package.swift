@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "StepSyncEngine", targets: ["StepSyncEngine"]),
         .library(name: "StepSyncImport", targets: ["StepSyncImport"]),
         .library(name: "StepSyncCLI", targets: ["StepSyncCLI"]),
+        .library(name: "StepSyncPostgres", targets: ["StepSyncPostgres"]),
+        // For Benchmarks/ (a package of its own): the real-PostgreSQL harness and the in-process sink helpers.
+        .library(name: "StepSyncTestSupport", targets: ["StepSyncTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -22,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // One-file executable: everything else lives in libraries the tests can call.
@@ -41,6 +46,17 @@ let package = Package(
             "StepSyncCore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
+        // The sink's storage on PostgreSQL (PostgresNIO): many clients, per-client tokens, exactly once by a unique
+        // constraint, several sinks on one database.
+        .target(name: "StepSyncPostgres", dependencies: [
+            "StepSyncCore",
+            "StepSyncSink",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -68,6 +84,7 @@ let package = Package(
             "StepSyncSink",
             "StepSyncEngine",
             "StepSyncImport",
+            "StepSyncPostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -91,6 +108,13 @@ let package = Package(
         .testTarget(name: "StepSyncEngineTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncEngine", "StepSyncSink", "StepSyncTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        // Against a real PostgreSQL server the tests start (`PostgresHarness`).
+        .testTarget(name: "StepSyncPostgresTests", dependencies: [
+            "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncPostgres", "StepSyncEngine", "StepSyncCLI",
+            "StepSyncTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "StepSyncImportTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncImport",

@@ -1,0 +1,118 @@
+import Foundation
+import PostgresNIO
+import StepSyncCore
+
+extension PostgresSampleStorage {
+    /// A position in a client's samples of one type: after (start, uuid). Opaque to clients: `<startMs>.<UUID>`.
+    struct PageCursor: Hashable, Sendable {
+        var startMs: Int64
+        var uuid: UUID
+
+        init(startMs: Int64, uuid: UUID) {
+            self.startMs = startMs
+            self.uuid = uuid
+        }
+
+        /// Parses a cursor this sink gave, or nil.
+        init?(_ text: String) {
+            let parts = text.split(separator: ".", maxSplits: 1)
+            guard parts.count == 2, let ms = Int64(parts[0]), Instants.contains(ms),
+                  let uuid = UUID(uuidString: String(parts[1])) else { return nil }
+            self.init(startMs: ms, uuid: uuid)
+        }
+
+        var text: String { "\(startMs).\(uuid.uuidString)" }
+    }
+
+    /// Up to `limit` samples of `client` and `type` whose start is in `from..<to`, in (start, uuid) order after
+    /// `cursor`; `next` is the cursor of the following page, or nil at the end.
+    func page(client: Int64, type: SampleType, after cursor: PageCursor?, from: Int64?, to: Int64?,
+              limit: Int) async throws -> (samples: [HealthSample], next: PageCursor?) {
+        let logger = self.logger
+        let lower = PostgresInstant(milliseconds: max(from ?? Instants.min, cursor?.startMs ?? .min))
+        let upper = to.map { PostgresInstant(milliseconds: $0) }
+        let afterStart = cursor.map { PostgresInstant(milliseconds: $0.startMs) }
+        let afterUUID = cursor?.uuid
+        return try await withConnection { connection in
+            let rows = try await connection.query("""
+                SELECT uuid, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id,
+                       source_version, device_name, device_model, details::text
+                FROM samples
+                WHERE client_id = \(client) AND type = \(type.rawValue) AND start_at >= \(lower)
+                  AND (\(upper)::timestamptz IS NULL OR start_at < \(upper))
+                  AND (\(afterStart)::timestamptz IS NULL OR (start_at, uuid) > (\(afterStart), \(afterUUID)))
+                ORDER BY start_at, uuid
+                LIMIT \(limit + 1)
+                """, logger: logger)
+            var samples: [HealthSample] = []
+            samples.reserveCapacity(min(limit, 10_000))
+            for try await row in rows {
+                let columns = try row.decode(
+                    (UUID, PostgresInstant, PostgresInstant, Int32?, Double, String, String, String, String?, String?,
+                     String?, String?).self)
+                samples.append(HealthSample(
+                    uuid: columns.0, type: type, startMs: columns.1.milliseconds, endMs: columns.2.milliseconds,
+                    utcOffsetSeconds: columns.3, value: columns.4, unit: columns.5, sourceName: columns.6,
+                    sourceBundleId: columns.7, sourceVersion: columns.8, deviceName: columns.9,
+                    deviceModel: columns.10, details: columns.11))
+            }
+            guard samples.count > limit else { return (samples, nil) }
+            samples.removeLast()
+            let last = samples[samples.count - 1]
+            return (samples, PageCursor(startMs: last.startMs, uuid: last.uuid))
+        }
+    }
+
+    /// How many samples `client` stores, per type.
+    func counts(client: Int64) async throws -> [SampleType: Int] {
+        let logger = self.logger
+        return try await withConnection { connection in
+            var counts: [SampleType: Int] = [:]
+            let rows = try await connection.query(
+                "SELECT type, count(*) FROM samples WHERE client_id = \(client) GROUP BY type", logger: logger)
+            for try await (type, count) in rows.decode((String, Int).self) { counts[SampleType(type)] = count }
+            return counts
+        }
+    }
+
+    /// Deletes `client`'s samples of `type` with these uuids (in one transaction); returns (deleted, missing), where
+    /// missing counts the distinct uuids it did not hold.
+    func delete(_ uuids: [UUID], type: SampleType, client: Int64) async throws -> (deleted: Int, missing: Int) {
+        let logger = self.logger
+        let distinct = Array(Set(uuids)).sorted { $0.bytesPrecede($1) }
+        guard !distinct.isEmpty else { return (0, 0) }
+        let deleted = try await transaction { connection in
+            let rows = try await connection.query("""
+                WITH deleted AS (
+                    DELETE FROM samples
+                    WHERE client_id = \(client) AND type = \(type.rawValue) AND uuid = ANY(\(distinct))
+                    RETURNING 1
+                )
+                SELECT count(*) FROM deleted
+                """, logger: logger)
+            var count = 0
+            for try await value in rows.decode(Int.self) { count = value }
+            return count
+        }
+        return (deleted, distinct.count - deleted)
+    }
+
+    /// Deletes every sample of `client` (of `type`, when given); returns how many.
+    func clear(client: Int64, type: SampleType?) async throws -> Int {
+        let logger = self.logger
+        let typeName = type?.rawValue
+        return try await transaction { connection in
+            let rows = try await connection.query("""
+                WITH deleted AS (
+                    DELETE FROM samples
+                    WHERE client_id = \(client) AND (\(typeName)::text IS NULL OR type = \(typeName))
+                    RETURNING 1
+                )
+                SELECT count(*) FROM deleted
+                """, logger: logger)
+            var count = 0
+            for try await value in rows.decode(Int.self) { count = value }
+            return count
+        }
+    }
+}
