@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        // Imported directly by the sink, the engine and the tests (they come with hummingbird and AHC anyway).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
@@ -48,6 +51,9 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
 
         // The sink's storage on PostgreSQL (PostgresNIO): many clients, per-client tokens, exactly once by a unique
@@ -68,6 +74,8 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
         // Apple Health export.zip / export.xml importer (streaming).
@@ -96,6 +104,9 @@ let package = Package(
             "StepSyncCore", "StepSyncSink",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         // Shared by the engine and end-to-end tests: the real sink in process, a fault-injecting front (a small
         // Hummingbird app forwarding with AHC), a store fixture.
@@ -104,10 +115,13 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ], path: "Tests/StepSyncTestSupport"),
         .testTarget(name: "StepSyncEngineTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncEngine", "StepSyncSink", "StepSyncTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // Against a real PostgreSQL server the tests start (`PostgresHarness`).
         .testTarget(name: "StepSyncPostgresTests", dependencies: [
@@ -123,6 +137,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncEngine", "StepSyncCLI", "StepSyncTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
     ]
 )
