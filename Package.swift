@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore"]),
         .testTarget(name: "StepSyncStoreTests", dependencies: ["StepSyncCore", "StepSyncStore"]),
         .testTarget(name: "StepSyncSinkTests", dependencies: [
-            "StepSyncCore", "StepSyncSink",
+            "StepSyncCore", "StepSyncSink", "StepSyncPostgres", "StepSyncTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import StepSyncCore
+import StepSyncSink
 
 extension PostgresSampleStorage {
     /// A position in a client's samples of one type: after (start, uuid). Opaque to clients: `<startMs>.<UUID>`.
@@ -25,9 +26,10 @@ extension PostgresSampleStorage {
     }
 
     /// Up to `limit` samples of `client` and `type` whose start is in `from..<to`, in (start, uuid) order after
-    /// `cursor`; `next` is the cursor of the following page, or nil at the end.
+    /// `cursor`, and — after the first — at most `maxBytes` bytes of stored JSON (the JSONL sink's line of each
+    /// sample); `next` is the cursor of the following page, or nil at the end.
     func page(client: Int64, type: SampleType, after cursor: PageCursor?, from: Int64?, to: Int64?,
-              limit: Int) async throws -> (samples: [HealthSample], next: PageCursor?) {
+              limit: Int, maxBytes: Int = .max) async throws -> (samples: [HealthSample], next: PageCursor?) {
         let logger = self.logger
         let lower = PostgresInstant(milliseconds: max(from ?? Instants.min, cursor?.startMs ?? .min))
         let upper = to.map { PostgresInstant(milliseconds: $0) }
@@ -46,20 +48,63 @@ extension PostgresSampleStorage {
                 """, logger: logger)
             var samples: [HealthSample] = []
             samples.reserveCapacity(min(limit, 10_000))
+            var bytes = 0
+            var line: [UInt8] = []
+            var more = false
             for try await row in rows {
                 let columns = try row.decode(
                     (UUID, PostgresInstant, PostgresInstant, Int32?, Double, String, String, String, String?, String?,
                      String?, String?).self)
-                samples.append(HealthSample(
+                let sample = HealthSample(
                     uuid: columns.0, type: type, startMs: columns.1.milliseconds, endMs: columns.2.milliseconds,
                     utcOffsetSeconds: columns.3, value: columns.4, unit: columns.5, sourceName: columns.6,
                     sourceBundleId: columns.7, sourceVersion: columns.8, deviceName: columns.9,
-                    deviceModel: columns.10, details: columns.11))
+                    deviceModel: columns.10, details: columns.11)
+                line.removeAll(keepingCapacity: true)
+                WireEncoder.appendStoredLine(sample, to: &line)
+                if samples.count == limit || (!samples.isEmpty && bytes + line.count > maxBytes) {
+                    more = true
+                    break
+                }
+                bytes += line.count
+                samples.append(sample)
             }
-            guard samples.count > limit else { return (samples, nil) }
-            samples.removeLast()
-            let last = samples[samples.count - 1]
+            guard more, let last = samples.last else { return (samples, nil) }
             return (samples, PageCursor(startMs: last.startMs, uuid: last.uuid))
+        }
+    }
+
+    /// How many samples of `type` `client` stores.
+    func count(client: Int64, type: SampleType) async throws -> Int {
+        let logger = self.logger
+        return try await withConnection { connection in
+            let rows = try await connection.query(
+                "SELECT count(*) FROM samples WHERE client_id = \(client) AND type = \(type.rawValue)", logger: logger)
+            var count = 0
+            for try await value in rows.decode(Int.self) { count = value }
+            return count
+        }
+    }
+
+    /// Every step-count sample of `client` overlapping `range` (start before its end, end after its start, or a
+    /// zero-length sample inside it): the input of the daily totals, read through the (client, type, start) index.
+    func stepSpans(client: Int64, overlapping range: Range<Int64>) async throws -> [StepSpan] {
+        let logger = self.logger
+        let lower = PostgresInstant(milliseconds: range.lowerBound)
+        let upper = PostgresInstant(milliseconds: range.upperBound)
+        return try await withConnection { connection in
+            let rows = try await connection.query("""
+                SELECT start_at, end_at, value, device_name FROM samples
+                WHERE client_id = \(client) AND type = \(SampleType.stepCount.rawValue) AND start_at < \(upper)
+                  AND (end_at > \(lower) OR (end_at = start_at AND start_at >= \(lower)))
+                """, logger: logger)
+            var spans: [StepSpan] = []
+            for try await (start, end, value, device) in rows.decode(
+                (PostgresInstant, PostgresInstant, Double, String?).self) {
+                spans.append(StepSpan(startMs: start.milliseconds, endMs: end.milliseconds, value: value,
+                                      deviceName: device))
+            }
+            return spans
         }
     }
 
@@ -97,15 +142,15 @@ extension PostgresSampleStorage {
         return (deleted, distinct.count - deleted)
     }
 
-    /// Deletes every sample of `client` (of `type`, when given); returns how many.
-    func clear(client: Int64, type: SampleType?) async throws -> Int {
+    /// Deletes every sample of `client` (of `types`, when given); returns how many.
+    func clear(client: Int64, types: [SampleType]?) async throws -> Int {
         let logger = self.logger
-        let typeName = type?.rawValue
+        let names = types?.map(\.rawValue)
         return try await transaction { connection in
             let rows = try await connection.query("""
                 WITH deleted AS (
                     DELETE FROM samples
-                    WHERE client_id = \(client) AND (\(typeName)::text IS NULL OR type = \(typeName))
+                    WHERE client_id = \(client) AND (\(names)::text[] IS NULL OR type = ANY(\(names)))
                     RETURNING 1
                 )
                 SELECT count(*) FROM deleted

@@ -53,6 +53,8 @@ public final class PostgresSampleStorage: Sendable {
     let logger: Logger
     /// Connections (by PostgresNIO id) that already hold the temporary staging table.
     let stagedConnections = Mutex<Set<Int>>([])
+    /// Why the database is unavailable and since when (seconds since 1970), while it is.
+    let degraded = Mutex<(reason: String, since: Double)?>(nil)
 
     /// Creates the storage; nothing connects until ``service`` runs. Call ``migrate()`` once it runs.
     public init(configuration: Configuration, logger: Logger) {
@@ -101,9 +103,11 @@ public final class PostgresSampleStorage: Sendable {
     /// The pool itself would queue a request for up to a minute while the database is down; a sink should say 503
     /// long before that. Once a connection is leased the timer no longer applies: `body` runs to its end (a query on
     /// a connection that dies fails promptly by itself). Errors come out as ``PostgresStorageError``.
-    func withConnection<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
+    func withConnection<R: Sendable>(
+        timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> R
+    ) async throws -> R {
         do {
-            return try await withConnectionUnmapped(body)
+            return try await withConnectionUnmapped(timeout: timeout, body)
         } catch {
             throw PostgresStorageError.from(error)
         }
@@ -111,11 +115,11 @@ public final class PostgresSampleStorage: Sendable {
 
     /// ``withConnection(_:)`` leaving PostgresNIO's errors as they are (``transaction(_:)`` reads their SQLSTATE).
     private func withConnectionUnmapped<R: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> R
+        timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> R
     ) async throws -> R {
         let leased = LeaseFlag()
         let client = self.client
-        let timeout = configuration.leaseTimeout
+        let timeout = timeout ?? configuration.leaseTimeout
         return try await withThrowingTaskGroup(of: LeaseOutcome<R>.self) { group in
             group.addTask {
                 .done(try await client.withConnection { connection in

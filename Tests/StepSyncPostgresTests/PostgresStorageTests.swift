@@ -146,7 +146,7 @@ struct PostgresStorageTests {
             #expect(deleted.deleted == 4 && deleted.missing == 1)
             #expect(try await storage.counts(client: anna.id) == [.stepCount: 6])
             #expect(try await storage.counts(client: ben.id) == [.stepCount: 10])
-            #expect(try await storage.clear(client: ben.id, type: nil) == 10)
+            #expect(try await storage.clear(client: ben.id, types: nil) == 10)
             #expect(try await storage.counts(client: anna.id) == [.stepCount: 6])
         }
     }
