@@ -140,6 +140,15 @@ public final class PostgresServer: Sendable {
         return try await psql(sql, database: name)
     }
 
+    /// Everything the database of `url` holds, as `pg_dump` writes it (schema and data).
+    public func dump(url: String) async throws -> String {
+        let name = url.split(separator: "/").last?.split(separator: "?").first.map(String.init) ?? "postgres"
+        let result = try await PostgresHarness.run(
+            binaries + "/pg_dump", ["-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", name], asServerUser: false)
+        guard result.status == 0 else { throw PostgresHarness.Failure("pg_dump failed: \(result.output.suffix(600))") }
+        return result.output
+    }
+
     /// A shell that waits for this process to end, then stops the server and removes its directory.
     private static func startWatchdog(directory: String, binaries: String) throws -> Int32 {
         let stop = PostgresHarness.asRoot ? "runuser -u postgres -- \(binaries)/pg_ctl" : "\(binaries)/pg_ctl"
@@ -159,7 +168,8 @@ public enum PostgresHarness {
     /// A harness failure, with the tool's output.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
-        init(_ description: String) { self.description = description }
+        /// A failure described for people.
+        public init(_ description: String) { self.description = description }
     }
 
     /// The server binaries: `STEPSYNC_PG_BIN`, else the newest `/usr/lib/postgresql/*/bin`, else `initdb` on PATH.
