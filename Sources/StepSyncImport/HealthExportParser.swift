@@ -63,10 +63,15 @@ struct HealthExportParser: XMLTagHandler {
 
     init() {}
 
+    /// How many samples wait to be drained.
+    var pending: Int { samples.count }
+
     /// Takes the samples decoded so far.
     mutating func drain() -> [HealthSample] {
-        defer { samples.removeAll(keepingCapacity: true) }
-        return samples
+        let taken = samples
+        samples = []
+        samples.reserveCapacity(ImportPipeline.batchSize + 64)
+        return taken
     }
 
     mutating func handle(_ tag: XMLTag) throws {
@@ -122,8 +127,9 @@ struct HealthExportParser: XMLTagHandler {
         } else if XMLAttributes.equals(tag.name, "Workout") {
             recordsRead += 1
             recordsByType[.workout, default: 0] += 1
-            if let (reason, detail) = try workouts.begin(tag.attributes, line: tag.line) {
-                try skip(SkippedRecord(line: tag.line, element: "Workout", type: workouts.activityType, reason: reason, detail: detail))
+            if let failure = try workouts.begin(tag.attributes, line: tag.line) {
+                try skip(SkippedRecord(line: tag.line, element: "Workout", type: workouts.activityType,
+                                       reason: failure.0, detail: failure.1))
                 open = .skipped
             } else {
                 open = .workout(line: tag.line)

@@ -44,26 +44,32 @@ public struct HealthImporter: Sendable {
             var insertedByType: [SampleType: Int] = [:]
             var bytesRead: Int64 = 0
         }
+        // Two halves on two cores: a reader thread inflates, scans and decodes; this thread (the store's writer)
+        // inserts. See `ImportPipeline`.
         let (counts, inserted) = try store.insertSamples { inserter -> Counts in
+            let pipeline = ImportPipeline()
+            pipeline.startProducer(input: input, path: path, file: file, strict: strict)
+            defer {
+                pipeline.cancel()
+                pipeline.waitForProducer()
+            }
             var counts = Counts()
-            counts.parser.strict = strict
-            var scanner = XMLChunkScanner()
-            do {
-                try input.stream(path) { chunk in
-                    try scanner.feed(chunk, to: &counts.parser)
-                    for sample in counts.parser.drain() where try inserter.insert(sample) {
+            while true {
+                switch pipeline.take() {
+                case .samples(let samples, let bytesRead, let recordsRead):
+                    for sample in samples where try inserter.insert(sample) {
                         counts.insertedByType[sample.type, default: 0] += 1
                     }
-                    counts.bytesRead += Int64(chunk.count)
-                    progress(ImportProgress(bytesRead: counts.bytesRead, totalBytes: totalBytes,
-                                            records: counts.parser.recordsRead))
+                    counts.bytesRead = bytesRead
+                    progress(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: recordsRead))
+                case .finished(let parser, let bytesRead):
+                    counts.parser = parser
+                    counts.bytesRead = bytesRead
+                    return counts
+                case .failed(let error):
+                    throw error
                 }
-                try scanner.finish()
-                try counts.parser.finish(line: scanner.line)
-            } catch let problem as XMLProblem {
-                throw problem.error(in: file)
             }
-            return counts
         }
         let elapsed = ContinuousClock.now - started
         return ImportSummary(

@@ -126,9 +126,10 @@ struct RecordDecoder {
         Self.appendOptional(sourceVersion, to: &name)
         Self.appendOptional(device?.identity, to: &name)
         Self.appendOptional(unit, to: &name)
-        for word in [value.bitPattern, UInt64(bitPattern: start.ms), UInt64(bitPattern: end.ms), UInt64(bitPattern: creationMs)] {
-            withUnsafeBytes(of: word.littleEndian) { name.append(contentsOf: $0) }
-        }
+        Self.appendWord(value.bitPattern, to: &name)
+        Self.appendWord(UInt64(bitPattern: start.ms), to: &name)
+        Self.appendWord(UInt64(bitPattern: end.ms), to: &name)
+        Self.appendWord(UInt64(bitPattern: creationMs), to: &name)
         if valueRaw == nil { name.append(Self.absent) }
         let uuid = name.withUnsafeBytes { NameBasedUUID.v5(namespace: Self.namespace, name: $0) }
 
@@ -136,6 +137,12 @@ struct RecordDecoder {
             uuid: uuid, type: info.type, startMs: start.ms, endMs: end.ms, utcOffsetSeconds: start.offsetSeconds,
             value: value, unit: unit ?? "", sourceName: sourceName, sourceBundleId: "", sourceVersion: sourceVersion,
             deviceName: device?.name, deviceModel: device?.model), info.kind)
+    }
+
+    /// Appends the 8 little-endian bytes of `word`.
+    @inline(__always)
+    static func appendWord(_ word: UInt64, to name: inout [UInt8]) {
+        withUnsafeBytes(of: word.littleEndian) { name.append(contentsOf: $0) }
     }
 
     /// Appends `text` and a NUL, or the absent marker and a NUL.

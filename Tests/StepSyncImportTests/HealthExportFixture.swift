@@ -178,10 +178,11 @@ enum HealthExportFixture {
 
     /// A whole export with the real v14 DTD (`Fixtures/dtd-v14.txt`) and `body`.
     static func realV14(body: String) throws -> String {
-        """
+        let dtd = try real("dtd-v14.txt")
+        return """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE HealthData [
-        \(try real("dtd-v14.txt"))]>
+        \(dtd)]>
         <HealthData locale="fr_FR">
          <ExportDate value="2025-12-21 09:00:00 +0100"/>
          <Me HKCharacteristicTypeIdentifierDateOfBirth="" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexNotSet" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse="None"/>

@@ -166,8 +166,9 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         let summary = try HealthImporter(store: store).importExport(at: zip.path)
         benchmark.stopMeasurement()
-        precondition(summary.recordsRead == recordCount, "read \(summary.recordsRead) of \(recordCount)")
-        precondition(summary.inserted >= recordCount, "imported \(summary.inserted) of \(recordCount)")
+        precondition(summary.recordsRead == recordCount + workoutCount, "read \(summary.recordsRead)")
+        precondition(summary.inserted == recordCount + workoutCount, "imported \(summary.inserted)")
+        precondition(summary.skippedCount == 0, "skipped \(summary.skipped)")
         blackHole(summary)
     } setup: {
         try makeExport()
