@@ -151,7 +151,9 @@ struct HealthExportParser: XMLTagHandler {
                 try metadataEntry(tag)
             }
         case .workout:
-            if depth == 2 || (depth == 3 && Self.equals(stack[2], "WorkoutRoute")) {
+            // Direct children, and the route's file: not a WorkoutActivity's repeated statistics, not the
+            // route's own metadata.
+            if depth == 2 || (depth == 3 && Self.equals(stack[2], "WorkoutRoute") && XMLAttributes.equals(tag.name, "FileReference")) {
                 try workouts.child(tag)
             }
         case .none, .skipped:

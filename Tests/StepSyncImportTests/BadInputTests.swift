@@ -68,10 +68,10 @@ private let badInputs: [BadInput] = [
         return (zip, ["export.zip: apple_health_export/export.xml", "checksum does not match", "damaged"])
     },
     BadInput(name: "a tag that never closes") { dir in
-        let text = F.document(.v14, body: goodRecords + " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"iPhone\"\n")
+        let text = F.document(.v14, body: goodRecords + " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Broken Phone\"\n")
         let path = try F.write(text, named: "export.xml", in: dir)
         // The `<Record` runs on into `</HealthData>`, whose name is then read as an attribute.
-        return (path, ["export.xml line \(line(of: "sourceName=\"iPhone\"", in: text))", "an attribute is not written name=\"value\""])
+        return (path, ["export.xml line \(line(of: "Broken Phone", in: text))", "an attribute is not written name=\"value\""])
     },
     BadInput(name: "an element that never closes") { dir in
         let text = F.document(.v14, body: goodRecords + " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" sourceName=\"x\" startDate=\"2020-03-02 08:00:00 +0100\" endDate=\"2020-03-02 08:10:00 +0100\">\n")
@@ -79,7 +79,7 @@ private let badInputs: [BadInput] = [
         return (path, ["export.xml line \(line(of: "</HealthData>", in: text))", "</HealthData> does not close <Workout>"])
     },
     BadInput(name: "mismatched end tag") { dir in
-        let text = F.document(.v14, body: goodRecords + " <Workout sourceName=\"x\">\n </Record>\n")
+        let text = F.document(.v14, body: goodRecords + " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" sourceName=\"x\" startDate=\"2020-03-02 08:00:00 +0100\" endDate=\"2020-03-02 08:10:00 +0100\">\n </Record>\n")
         let path = try F.write(text, named: "export.xml", in: dir)
         return (path, ["export.xml line \(line(of: "</Record>", in: text))", "</Record> does not close <Workout>"])
     },
