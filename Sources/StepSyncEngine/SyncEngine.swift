@@ -75,6 +75,7 @@ public struct SyncEngine: Sendable {
         case requeued
         case notPending
         case sinkUnavailable(SyncInterval, SinkFailure)
+        case endpointMissing(SinkEndpoint, message: String)
     }
 
     /// What the loop is doing besides the intervals in flight.
@@ -113,6 +114,7 @@ public struct SyncEngine: Sendable {
         var outage = SinkOutageMachine(policy: configuration.outagePolicy)
         var random = SplitMix64(seed: SplitMix64.hash(randomSeed, 0x0D0A, 0))
         var rejectedSeen = Set<UUID>()
+        var missingEndpoints: [SinkEndpoint: String] = [:]
 
         if configuration.probeFirst, !queue.isEmpty, stop.requestCount == 0, let failure = await uploader.probe() {
             outage.failed(failure, at: elapsed())
@@ -182,6 +184,13 @@ public struct SyncEngine: Sendable {
                     } else {
                         while running < configuration.concurrency, next < queue.endIndex {
                             let interval = queue[next]
+                            if !missingEndpoints.isEmpty, missingEndpoints[SinkEndpoint.of(interval)] != nil {
+                                // The sink does not serve this interval's endpoint: leave it pending.
+                                report.skipped += 1
+                                state.done += 1
+                                next += 1
+                                continue
+                            }
                             group.addTask {
                                 let (result, rejected) = try await self.send(interval, stop: stop)
                                 return .interval(result, rejected: rejected)
@@ -256,6 +265,18 @@ public struct SyncEngine: Sendable {
                         state.done += 1
                     case .notPending:
                         state.done += 1
+                    case .endpointMissing(let endpoint, let message):
+                        outage.intervalAnswered()
+                        if missingEndpoints[endpoint] == nil {
+                            missingEndpoints[endpoint] = message
+                            report.unsupported.append("the sink at \(uploader.server) does not take POST \(endpoint.path) "
+                                + "(\(message)): the intervals of types other than step counts stay pending — update "
+                                + "the sink, or sync only step counts with --type \(SampleType.stepCount.rawValue)")
+                            logger.warning("The sink does not serve an endpoint: its intervals stay pending",
+                                           metadata: ["sync.endpoint": "\(endpoint.path)", "sync.error": "\(message)"])
+                        }
+                        report.skipped += 1
+                        state.done += 1
                     case .sinkUnavailable(let interval, let failure):
                         // Not this interval's fault: it is pending again and goes to the back of the queue.
                         outage.failed(failure, at: elapsed())
@@ -325,6 +346,12 @@ public struct SyncEngine: Sendable {
                 try Task.checkCancellation()
                 machine.startSend()
                 let outcome = try await uploader.send(payload.body, to: payload.endpoint, itemCount: payload.count)
+                if let message = Self.missingEndpoint(outcome, payload.endpoint) {
+                    // A sink without /samples (HealthStepsSync, an older stepsync): a fact about the sink, not about
+                    // this interval — it stays pending, and so do the others of its endpoint.
+                    try store.markPending(interval.id, error: message)
+                    return (.endpointMissing(payload.endpoint, message: message), rejected)
+                }
                 let action = machine.received(outcome, stopping: stop.requestCount > 0, using: &random)
                 metadata["sync.attempt"] = "\(machine.attempts)"
                 switch action {
@@ -386,6 +413,15 @@ public struct SyncEngine: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// The sink's message when `outcome` says it does not serve `endpoint` at all: a 404 or 405 to `/samples` or
+    /// `/samples/delete` (step counts' endpoints are the HealthStepsSync wire every sink serves).
+    static func missingEndpoint(_ outcome: UploadOutcome, _ endpoint: SinkEndpoint) -> String? {
+        guard endpoint == .samples || endpoint == .samplesDelete,
+              case .rejected(let status, let message, _) = outcome, status == 404 || status == 405
+        else { return nil }
+        return "HTTP \(status): \(message.prefix(120))"
+    }
 
     /// Waits `delay` on `clock`; returns `false` at once when a stop is (or was) requested or the task is cancelled.
     static func wait(_ delay: Duration, on clock: EngineClock, unlessStopped stop: SyncStop) async -> Bool {

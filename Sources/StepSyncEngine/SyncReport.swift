@@ -38,6 +38,11 @@ public struct SyncReport: Hashable, Sendable {
     public var serverWaits: Int = 0
     /// Seconds spent waiting for the sink.
     public var serverWaitSeconds: Double = 0
+    /// Endpoints the sink does not serve (a sink without `POST /samples`), one line each: their intervals stayed
+    /// pending.
+    public var unsupported: [String] = []
+    /// Intervals left pending because the sink does not serve their endpoint.
+    public var skipped: Int = 0
     /// The sample types the run went through.
     public var types: [SampleType] = []
     /// Seconds the run took.

@@ -111,4 +111,27 @@ struct EveryTypeTests {
             }
         }
     }
+
+    @Test("a sink without /samples (HealthStepsSync): step counts sync; the other types stay pending, one message, none failed")
+    func sinkWithoutSamples() async throws {
+        let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 2, types: Self.types)
+        try await SinkHarness.withSink { sinkPort in
+            let plan = FaultPlan(missingPaths: ["/samples", "/samples/delete"])
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: plan) { port, counters in
+                let report = try await sync(fixture, port: port)
+                #expect(report.synced == 4 && report.failed == 0 && report.skipped == 8 && !report.isComplete)
+                #expect(report.unsupported == [
+                    "the sink at http://127.0.0.1:\(port) does not take POST /samples (HTTP 404: no endpoint /samples): "
+                        + "the intervals of types other than step counts stay pending — update the sink, or sync only "
+                        + "step counts with --type HKQuantityTypeIdentifierStepCount",
+                ])
+                // Only the intervals already in flight when the first 404 came back were tried (concurrency 3).
+                let tried = await counters.bodies["/samples"]?.count ?? 0
+                #expect((1...3).contains(tried))
+            }
+            #expect(try fixture.store.intervalSummary(of: .heartRate).pending == 4)
+            #expect(try fixture.store.intervalSummary(of: .sleepAnalysis).pending == 4)
+            #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids == fixture.storeUUIDs(of: .stepCount))
+        }
+    }
 }

@@ -27,11 +27,13 @@ public struct FaultPlan: Sendable {
     /// Paths the front acknowledges itself instead of forwarding (`{"saved":n,…}` or `{"deleted":n,"missing":0}`),
     /// for a sink that does not serve them yet. The bodies are still recorded.
     public var answerLocally: Set<String> = []
+    /// Paths the front answers 404 as a sink that does not serve them would (HealthStepsSync has no `/samples`).
+    public var missingPaths: Set<String> = []
 
     /// A plan; every fault is off unless given.
     public init(unavailableFirst: Int = 0, failureStatus: Int = 503, retryAfter: String? = nil, rejectUUID: UUID? = nil,
                 refuseUUIDByIndex: UUID? = nil, delay: Duration = .zero, batch: Int = 0,
-                answerLocally: Set<String> = []) {
+                answerLocally: Set<String> = [], missingPaths: Set<String> = []) {
         self.unavailableFirst = unavailableFirst
         self.failureStatus = failureStatus
         self.retryAfter = retryAfter
@@ -40,6 +42,7 @@ public struct FaultPlan: Sendable {
         self.delay = delay
         self.batch = batch
         self.answerLocally = answerLocally
+        self.missingPaths = missingPaths
     }
 }
 
@@ -195,6 +198,10 @@ public enum FaultFront {
             let message = "sample \(index): field \\\"\(field)\\\" -5 is negative"
             return Response(status: .badRequest, headers: [.contentType: "application/json"],
                             body: .init(byteBuffer: ByteBuffer(string: #"{"error":"negative_value","message":"\#(message)","index":\#(index),"field":"\#(field)"}"#)))
+        }
+        if plan.missingPaths.contains(path) {
+            return Response(status: .notFound, headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(string: #"{"error":"not_found","message":"no endpoint \#(path)"}"#)))
         }
         if plan.answerLocally.contains(path) {
             let object = try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any] ?? [:]

@@ -164,6 +164,8 @@ extension StepSyncCommand {
                 "types": report.types.map(\.rawValue),
                 "gaveUp": report.gaveUp.map { $0 as Any } ?? NSNull(),
                 "serverWaits": report.serverWaits,
+                "unsupported": report.unsupported,
+                "skipped": report.skipped,
                 "serverWaitSeconds": report.serverWaitSeconds,
                 "failures": report.failures.map { failure -> [String: Any] in
                     ["id": failure.intervalId, "type": failure.type.rawValue,
@@ -214,6 +216,7 @@ extension StepSyncCommand {
                 if report.failures.count > 20 { lines.append("  … and \(report.failures.count - 20) more") }
                 lines.append("Fix the cause, then `stepsync sync --retry-failed` sends them again.")
             }
+            lines.append(contentsOf: report.unsupported)
             if let gaveUp = report.gaveUp {
                 lines.append("gave up after \(Format.duration(report.gaveUpAfterSeconds)): \(gaveUp)")
                 lines.append("\(Format.number(report.pending)) intervals are still pending; run `stepsync sync` again once the sink is up.")
