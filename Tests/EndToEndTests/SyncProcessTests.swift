@@ -213,6 +213,30 @@ struct SyncProcessTests {
         }
     }
 
+    @Test("every type moves: steps to /steps, heart rate and sleep to /samples; the sink holds the store, type by type")
+    func everyType() async throws {
+        let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 5,
+                                      types: [.stepCount, .heartRate, .sleepAnalysis])
+        try await SinkHarness.withSink { port in
+            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+            #expect(status == 0, "\(process.stderr)")
+            let json = try process.json()
+            #expect(json["synced"] as? Int == 18 && json["samples"] as? Int == 90 && json["failed"] as? Int == 0)
+            #expect(json["types"] as? [String] == [SampleType.stepCount, .sleepAnalysis, .heartRate].map(\.rawValue))
+            let steps = try await SinkHarness.storedUUIDs(port: port)
+            #expect(steps.uuids == fixture.storeUUIDs(of: .stepCount) && steps.count == 30)
+            for type in [SampleType.heartRate, .sleepAnalysis] {
+                let served = try await SinkSamples.stored(port: port, type: type)
+                #expect(try SinkSamples.uuids(served) == fixture.storeUUIDs(of: type) && served.count == 30)
+            }
+
+            // --type: only the heart rates of a new layer of work go.
+            let (again, rerun) = try await StepSyncProcess.run(syncArguments(fixture, port: port, ["--type", SampleType.heartRate.rawValue]))
+            #expect(again == 0, "\(rerun.stderr)")
+            #expect(try rerun.json()["types"] as? [String] == [SampleType.heartRate.rawValue])
+        }
+    }
+
     @Test("a second stepsync sync on the same data directory exits at once with a clear message")
     func secondSyncRefused() async throws {
         let fixture = try SyncFixture(intervals: 2, samplesPerInterval: 2)

@@ -7,11 +7,11 @@ import Testing
 
 /// Every sample type in the ledger moves: step counts to `POST /steps`, the others to `POST /samples`, deletions of
 /// the others to `POST /samples/delete` with their type.
-@Suite("Sync engine: every type moves", .timeLimit(.minutes(2)))
+@Suite("Sync engine: every type moves, into the real sink", .timeLimit(.minutes(2)))
 struct EveryTypeTests {
     static let types: [SampleType] = [.heartRate, .stepCount, .sleepAnalysis]
-    /// Until the sink serves `/samples`, the front acknowledges those paths itself (and records every body).
-    static let plan = FaultPlan(answerLocally: ["/samples", "/samples/delete"])
+    /// The front forwards everything to the real sink and records every body.
+    static let plan = FaultPlan()
 
     func sync(_ fixture: SyncFixture, port: Int, types: [SampleType]? = nil) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", logger: SinkHarness.quiet) { uploader in
@@ -65,9 +65,21 @@ struct EveryTypeTests {
                 let sleep = try #require(others.first { $0["type"] as? String == SampleType.sleepAnalysis.rawValue })
                 #expect(sleep["unit"] as? String == "" && sleep["details"] == nil && sleep["sourceDeviceName"] == nil)
             }
-            // Step counts reached the real sink through /steps, unchanged.
+            // The sink holds exactly the store's samples of each type, step counts through /steps, unchanged.
             let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
             #expect(stored.uuids == fixture.storeUUIDs(of: .stepCount) && stored.count == 12)
+            for type in [SampleType.heartRate, .sleepAnalysis] {
+                let served = try await SinkSamples.stored(port: sinkPort, type: type)
+                #expect(try SinkSamples.uuids(served) == fixture.storeUUIDs(of: type) && served.count == 12)
+            }
+            // …and serves a heart rate back as the store holds it.
+            let sample = try #require(fixture.samples.first { $0.type == .heartRate && $0.details != nil })
+            let served = try await SinkSamples.stored(port: sinkPort, type: .heartRate)
+            let back = try #require(served.first { ($0["uuid"] as? String)?.uppercased() == sample.uuid.uuidString })
+            #expect((back["value"] as? NSNumber)?.doubleValue == sample.value && back["unit"] as? String == "count/min")
+            #expect(back["startDate"] as? String == ISO8601Millis.format(sample.startMs))
+            #expect((back["details"] as? [String: Any])?["metadata"] as? [String: String]
+                == ["HKMetadataKeyHeartRateMotionContext": "1"])
         }
     }
 
@@ -90,11 +102,11 @@ struct EveryTypeTests {
     @Test("a deletions interval of a non-step type goes to /samples/delete with its type")
     func nonStepDeletions() async throws {
         let fixture = try SyncFixture(intervals: 2, samplesPerInterval: 3, types: [.heartRate])
+        let doomed = Array(fixture.uuids(ofInterval: 1).prefix(2))
         try await SinkHarness.withSink { sinkPort in
             try await FaultFront.withFront(sinkPort: sinkPort, plan: Self.plan) { port, counters in
                 #expect(try await sync(fixture, port: port).isComplete)
                 let before = try fixture.store.changeSequence()
-                let doomed = Array(fixture.uuids(ofInterval: 1).prefix(2))
                 _ = try fixture.store.deleteSamples(uuids: doomed)
                 let after = try fixture.store.changeSequence()
                 try fixture.store.appendIntervals([SyncInterval(
@@ -109,6 +121,8 @@ struct EveryTypeTests {
                 #expect(object["type"] as? String == SampleType.heartRate.rawValue)
                 #expect(Set((object["uuids"] as? [String] ?? []).compactMap(UUID.init(uuidString:))) == Set(doomed))
             }
+            let served = try await SinkSamples.stored(port: sinkPort, type: .heartRate)
+            #expect(try SinkSamples.uuids(served) == fixture.storeUUIDs(of: .heartRate).subtracting(doomed))
         }
     }
 

@@ -24,16 +24,13 @@ public struct FaultPlan: Sendable {
     /// Hold each POST until every POST of its batch (POSTs 1…n, n+1…2n, …) has arrived: a client that keeps n in
     /// flight passes batch after batch; one that sends more shows it in ``FrontCounters/maxInFlight`` every time.
     public var batch = 0
-    /// Paths the front acknowledges itself instead of forwarding (`{"saved":n,…}` or `{"deleted":n,"missing":0}`),
-    /// for a sink that does not serve them yet. The bodies are still recorded.
-    public var answerLocally: Set<String> = []
     /// Paths the front answers 404 as a sink that does not serve them would (HealthStepsSync has no `/samples`).
     public var missingPaths: Set<String> = []
 
     /// A plan; every fault is off unless given.
     public init(unavailableFirst: Int = 0, failureStatus: Int = 503, retryAfter: String? = nil, rejectUUID: UUID? = nil,
                 refuseUUIDByIndex: UUID? = nil, delay: Duration = .zero, batch: Int = 0,
-                answerLocally: Set<String> = [], missingPaths: Set<String> = []) {
+                missingPaths: Set<String> = []) {
         self.unavailableFirst = unavailableFirst
         self.failureStatus = failureStatus
         self.retryAfter = retryAfter
@@ -41,7 +38,6 @@ public struct FaultPlan: Sendable {
         self.refuseUUIDByIndex = refuseUUIDByIndex
         self.delay = delay
         self.batch = batch
-        self.answerLocally = answerLocally
         self.missingPaths = missingPaths
     }
 }
@@ -202,14 +198,6 @@ public enum FaultFront {
         if plan.missingPaths.contains(path) {
             return Response(status: .notFound, headers: [.contentType: "application/json"],
                             body: .init(byteBuffer: ByteBuffer(string: #"{"error":"not_found","message":"no endpoint \#(path)"}"#)))
-        }
-        if plan.answerLocally.contains(path) {
-            let object = try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any] ?? [:]
-            let n = (object["samples"] as? [Any])?.count ?? (object["uuids"] as? [Any])?.count ?? 0
-            let answer = path.hasSuffix("/delete") ? #"{"deleted":\#(n),"missing":0}"#
-                : #"{"saved":\#(n),"message":"Success","inserted":\#(n),"duplicates":0}"#
-            return Response(status: .ok, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(string: answer)))
         }
         var forward = HTTPClientRequest(url: "http://127.0.0.1:\(sinkPort)\(path)")
         forward.method = .POST
