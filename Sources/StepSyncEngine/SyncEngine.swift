@@ -44,6 +44,11 @@ public struct SyncEngine: Sendable {
     public let randomSeed: UInt64
 
     /// Creates an engine; nothing runs until ``run(stop:progress:)``.
+    ///
+    /// - Parameters:
+    ///   - clock: the clock of every wait and elapsed time (`ContinuousClock` in the CLI; tests pass a clock they
+    ///     move themselves).
+    ///   - randomSeed: the seed of every jitter (random by default; tests fix it).
     public init(
         store: StepStore,
         uploader: any Uploader,
