@@ -59,6 +59,7 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
@@ -95,6 +96,7 @@ let package = Package(
         // Hummingbird app forwarding with AHC), a store fixture.
         .target(name: "StepSyncTestSupport", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
