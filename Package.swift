@@ -75,6 +75,7 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
@@ -112,6 +113,7 @@ let package = Package(
         // Hummingbird app forwarding with AHC), a store fixture.
         .target(name: "StepSyncTestSupport", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -130,13 +132,16 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
+        // Fixtures/: excerpts of real exports and DTDs, each naming its public source.
         .testTarget(name: "StepSyncImportTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncImport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncEngine", "StepSyncCLI", "StepSyncTestSupport",
+            "StepSyncImport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
     ]
