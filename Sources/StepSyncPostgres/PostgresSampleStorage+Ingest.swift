@@ -27,44 +27,56 @@ extension PostgresSampleStorage {
     // MARK: - COPY into a staging table
 
     private func insertByCopy(_ samples: [HealthSample], client: Int64) async throws -> Int {
-        let logger = self.logger
         return try await transaction { connection in
-            let fresh = self.stagedConnections.withLock { $0.insert(connection.id).inserted }
-            if fresh {
-                // Private to the connection; emptied at every COMMIT (and by ROLLBACK).
-                try await connection.query("""
-                    CREATE TEMPORARY TABLE IF NOT EXISTS stepsync_staging (
-                        uuid uuid, type text, start_at timestamptz, end_at timestamptz, utc_offset_seconds integer,
-                        value double precision, unit text, source_name text, source_bundle_id text,
-                        source_version text, device_name text, device_model text, details json
-                    ) ON COMMIT DELETE ROWS
-                    """, logger: logger)
+            do {
+                return try await self.copyAndInsert(samples, client: client, on: connection)
+            } catch {
+                // A rolled-back transaction may have taken the staging table it created with it.
+                _ = self.stagedConnections.withLock { $0.remove(connection.id) }
+                throw error
             }
-            try await connection.copyFrom(table: "stepsync_staging", logger: logger) { writer in
-                var buffer = ByteBuffer()
-                buffer.reserveCapacity(96 << 10)
-                for sample in samples {
-                    CopyText.appendRow(sample, to: &buffer)
-                    if buffer.readableBytes >= 64 << 10 {
-                        try await writer.write(buffer)
-                        buffer.clear()
-                    }
-                }
-                if buffer.readableBytes > 0 { try await writer.write(buffer) }
-            }
-            let rows = try await connection.query("""
-                WITH inserted AS (
-                    INSERT INTO samples (client_id, \(unescaped: Self.sampleColumns))
-                    SELECT \(client), \(unescaped: Self.sampleColumns) FROM stepsync_staging ORDER BY uuid
-                    ON CONFLICT (client_id, uuid) DO NOTHING
-                    RETURNING 1
-                )
-                SELECT count(*) FROM inserted
-                """, logger: logger)
-            var count = 0
-            for try await value in rows.decode(Int.self) { count = value }
-            return count
         }
+    }
+
+    /// The COPY and the INSERT … SELECT of ``insertByCopy(_:client:)``, inside its transaction.
+    private func copyAndInsert(_ samples: [HealthSample], client: Int64,
+                               on connection: PostgresConnection) async throws -> Int {
+        let logger = self.logger
+        let fresh = self.stagedConnections.withLock { $0.insert(connection.id).inserted }
+        if fresh {
+            // Private to the connection; emptied at every COMMIT (and by ROLLBACK).
+            try await connection.query("""
+                CREATE TEMPORARY TABLE IF NOT EXISTS stepsync_staging (
+                    uuid uuid, type text, start_at timestamptz, end_at timestamptz, utc_offset_seconds integer,
+                    value double precision, unit text, source_name text, source_bundle_id text,
+                    source_version text, device_name text, device_model text, details json
+                ) ON COMMIT DELETE ROWS
+                """, logger: logger)
+        }
+        try await connection.copyFrom(table: "stepsync_staging", logger: logger) { writer in
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(96 << 10)
+            for sample in samples {
+                CopyText.appendRow(sample, to: &buffer)
+                if buffer.readableBytes >= 64 << 10 {
+                    try await writer.write(buffer)
+                    buffer.clear()
+                }
+            }
+            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+        }
+        let rows = try await connection.query("""
+            WITH inserted AS (
+                INSERT INTO samples (client_id, \(unescaped: Self.sampleColumns))
+                SELECT \(client), \(unescaped: Self.sampleColumns) FROM stepsync_staging ORDER BY uuid
+                ON CONFLICT (client_id, uuid) DO NOTHING
+                RETURNING 1
+            )
+            SELECT count(*) FROM inserted
+            """, logger: logger)
+        var count = 0
+        for try await value in rows.decode(Int.self) { count = value }
+        return count
     }
 
     // MARK: - Multi-row INSERT

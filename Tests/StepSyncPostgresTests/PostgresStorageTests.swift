@@ -151,6 +151,27 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test("a failed COPY (U+0000, which PostgreSQL text refuses) rolls back whole; the next batch on that connection is stored",
+          arguments: PostgresSampleStorage.IngestMethod.allCases)
+    func failedBatchRollsBack(_ method: PostgresSampleStorage.IngestMethod) async throws {
+        try await PostgresHarness.withDatabase { url in
+            let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 1,
+                                                                    ingest: method)
+            try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) { storage in
+                let owner = try await storage.addClient(name: "anna", token: .random())
+                var bad = stepSamples(50)
+                bad[30].sourceName = "nul\u{0}here"
+                let error = await #expect(throws: PostgresStorageError.self) {
+                    try await storage.insert(bad, client: owner.id)
+                }
+                #expect(error?.message.contains("SQLSTATE 22021") == true, "\(String(describing: error))")
+                #expect(try await storage.counts(client: owner.id) == [:])
+                let good = try await storage.insert(stepSamples(50), client: owner.id)
+                #expect(good.inserted == 50 && good.duplicates == 0)
+            }
+        }
+    }
+
     @Test("a database that does not answer: the call fails as unavailable within the lease timeout")
     func unreachable() async throws {
         let port = try PostgresHarness.freePort()
