@@ -60,6 +60,20 @@ struct PostgresProcessTests {
         }
     }
 
+    @Test("serve --database with nobody answering exits 1 naming it; a malformed URL is refused before anything runs")
+    func unreachableDatabase() async throws {
+        let port = try PostgresHarness.freePort()
+        let down = try await StepSyncBinary.run(["serve", "--port", "0", "--database",
+                                                  "postgresql://anna:hunter2@127.0.0.1:\(port)/health?sslmode=disable"])
+        #expect(down.status == 1 && down.stderr.contains("error: the database is unavailable"), "\(down.stderr)")
+        #expect(!down.stdout.contains("listening") && !down.stderr.contains("hunter2"))
+        let malformed = try await StepSyncBinary.run(["clients", "list", "--database", "mysql://anna:hunter2@db/x"])
+        #expect(malformed.status == 64 && malformed.stderr.contains("must start with postgresql://"))
+        #expect(!malformed.stderr.contains("hunter2"))
+        let both = try await StepSyncBinary.run(["serve", "--database", "postgresql://anna@db/x", "--token", "t"])
+        #expect(both.status == 64 && both.stderr.contains("each client has its own token"))
+    }
+
     @Test("serve --database killed with SIGKILL mid-sync, restarted on the same port: the sync ends exact")
     func killNineMidSync() async throws {
         try await PostgresHarness.withDatabase { url in
