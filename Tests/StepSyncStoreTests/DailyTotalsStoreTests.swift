@@ -36,11 +36,31 @@ struct DailyTotalsStoreTests {
         ], from: CivilDate(year: 2024, month: 5, day: 11), to: CivilDate(year: 2024, month: 5, day: 11),
            timeZoneName: "Europe/Berlin", priority: ["Apple Watch", "iPhone"], grainMs: Milliseconds.minute)
         try store.insert(dailyCase.healthSamples())
-        #expect(try store.longestDuration(of: .stepCount) == 48 * Milliseconds.hour)
+        #expect(try store.durationBound(of: .stepCount) == 48 * Milliseconds.hour)
         let result = try store.dailyStepTotals(dailyCase.request())
         // Watch 00:00–12:00 = 1,200; the iPhone only 12:00–13:00 = 500.
         #expect(result.days.map(\.steps) == [1_700])
         #expect(result.days.map(\.microSteps) == dailyCase.referenceMicroSteps())
+    }
+
+    @Test("the look-back bound is the longest step sample over an hour, read from the partial index; else one hour")
+    func durationBound() throws {
+        let directory = try TemporaryDirectory("stepsync-daily")
+        let store = try store(directory)
+        func steps(_ start: String, _ end: String) -> HealthSample {
+            HealthSample(uuid: UUID(), type: .stepCount, startMs: t(start), endMs: t(end), value: 10, unit: "count",
+                         sourceName: "iPhone", sourceBundleId: "com.apple.health", deviceName: "iPhone")
+        }
+        try store.insert([steps("2024-05-11T10:00Z", "2024-05-11T10:59Z")])
+        #expect(try store.durationBound(of: .stepCount) == Milliseconds.hour)
+        try store.insert([steps("2024-05-12T10:00Z", "2024-05-12T11:00:00.001Z"), steps("2024-05-01T00:00Z", "2024-05-03T07:00Z")])
+        #expect(try store.durationBound(of: .stepCount) == 55 * Milliseconds.hour)
+        // A longer sample of another type does not widen the steps' look-back.
+        try store.insert([HealthSample(uuid: UUID(), type: .sleepAnalysis, startMs: t("2024-04-01T00:00Z"),
+                                       endMs: t("2024-04-09T00:00Z"), value: 1, unit: "", sourceName: "Watch",
+                                       sourceBundleId: "com.apple.health")])
+        #expect(try store.durationBound(of: .stepCount) == 55 * Milliseconds.hour)
+        #expect(try store.durationBound(of: .sleepAnalysis) == 8 * 24 * Milliseconds.hour)
     }
 
     @Test("other types are not steps, and an empty store answers every day with 0")
@@ -49,7 +69,7 @@ struct DailyTotalsStoreTests {
         let store = try store(directory)
         let request = try DailyStepsRequest.parse(from: "2024-05-10", to: "2024-05-12", tz: "Europe/Berlin", priority: nil)
         #expect(try store.dailyStepTotals(request).days.map(\.steps) == [0, 0, 0])
-        #expect(try store.longestDuration(of: .stepCount) == nil)
+        #expect(try store.durationBound(of: .stepCount) == Milliseconds.hour)
         try store.insert([HealthSample(uuid: UUID(), type: .heartRate, startMs: t("2024-05-11T10:00Z"),
                                        endMs: t("2024-05-11T10:00Z"), value: 72, unit: "count/min",
                                        sourceName: "Apple Watch", sourceBundleId: "com.apple.health", deviceName: "Apple Watch"),
