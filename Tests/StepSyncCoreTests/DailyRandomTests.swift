@@ -27,6 +27,17 @@ struct DailyRandomTests {
         #expect(hiddenSomething > 30)
     }
 
+    @Test("samples in any order give the same answer through compute(unordered:), which sorts them first")
+    func unordered() throws {
+        for seed in UInt64(900)..<920 {
+            let dailyCase = DailyCase.random(seed: seed)
+            var rng = SplitMix64(seed: seed)
+            let shuffled = dailyCase.samples.shuffled(using: &rng)
+            let result = try DailyStepTotals.compute(unordered: shuffled, request: dailyCase.request())
+            #expect(result.days.map(\.microSteps) == dailyCase.referenceMicroSteps(), "seed \(seed)")
+        }
+    }
+
     @Test("random histories at millisecond precision around a local midnight give the reference's exact millionths")
     func millisecondHistories() throws {
         let zones = ["Europe/Berlin", "Asia/Kathmandu", "America/New_York"]

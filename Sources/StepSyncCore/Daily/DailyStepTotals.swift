@@ -111,6 +111,14 @@ public struct DailyStepTotals: Sendable {
         return try totals.finish()
     }
 
+    /// Computes the totals of `samples` in any order (a sink's log holds them in arrival order): sorts them by start,
+    /// then sweeps. Memory O(samples), unlike ``compute(_:request:)``; pass only those overlapping ``span``.
+    ///
+    /// - Throws: ``DailyStepsError`` when a sample is invalid.
+    public static func compute(unordered samples: [Sample], request: DailyStepsRequest) throws -> DailyStepsResult {
+        try compute(samples.sorted { $0.startMs < $1.startMs }, request: request)
+    }
+
     /// The share, in millionths of a step, of a sample of `value` steps over `durationMs` of which `uncoveredMs`
     /// count on one day: `(value × uncoveredMs ÷ durationMs × 10⁶)` rounded to nearest, ties away from zero, in that
     /// order of operations. A zero-length sample that counts is `uncoveredMs = durationMs = 1`.
