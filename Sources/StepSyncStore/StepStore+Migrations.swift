@@ -83,17 +83,8 @@ extension StepStore {
             // JSON object, NULL for most samples. Not indexed: it is only read back with its sample.
             try db.execute(sql: "ALTER TABLE sample ADD COLUMN details TEXT")
         }
-        migrator.registerMigration("v3: index of samples longer than an hour") { db in
-            // Bounds the look-back of daily step totals (a sample overlapping the first day may start before it):
-            // MAX(end_ms - start_ms) of one type read from this index in microseconds, where reading the table took
-            // 1.5 s on a decade. Samples over an hour are rare (39 of 624k in the realistic decade), so the index
-            // costs next to nothing to keep. The condition must stay `end_ms - start_ms > 3600000` (see
-            // StepStore+Daily.swift): SQLite uses a partial index only for queries repeating its condition.
-            try db.execute(sql: """
-                CREATE INDEX sample_long_duration ON sample(type_id, end_ms - start_ms)
-                WHERE end_ms - start_ms > 3600000
-                """)
-        }
+        registerRejectedSamplesMigration(&migrator)
+        registerLongSampleIndexMigration(&migrator)
 
         return migrator
     }
