@@ -131,7 +131,7 @@ let package = Package(
         // Against a real PostgreSQL server the tests start (`PostgresHarness`).
         .testTarget(name: "StepSyncPostgresTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncPostgres", "StepSyncEngine", "StepSyncCLI",
-            "StepSyncTestSupport",
+            "StepSyncTestSupport", "DailyReference",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),

@@ -87,16 +87,33 @@ extension PostgresSampleStorage {
     }
 
     /// Every step-count sample of `client` overlapping `range` (start before its end, end after its start, or a
-    /// zero-length sample inside it): the input of the daily totals, read through the (client, type, start) index.
+    /// zero-length sample inside it), in start order: the input of the daily totals, in one query.
+    ///
+    /// A sample overlapping the range may start before it, by at most the longest duration of the client's step
+    /// samples: one hour, or the longest sample over an hour, read from the partial index `samples_long_duration`
+    /// (migration 2) in the same statement. The rows are then one range of the `(client_id, type, start_at, …)`
+    /// index, `[lower − look-back, upper)`, rather than every step sample before `upper`. The look-back is clamped
+    /// so that `lower − look-back` stays at or after 0001-01-01 (no sample starts earlier; PostgreSQL would refuse
+    /// an out-of-range timestamp).
     func stepSpans(client: Int64, overlapping range: Range<Int64>) async throws -> [StepSpan] {
         let logger = self.logger
         let lower = PostgresInstant(milliseconds: range.lowerBound)
         let upper = PostgresInstant(milliseconds: range.upperBound)
+        let first = PostgresInstant(milliseconds: Instants.min)
+        let steps = SampleType.stepCount.rawValue
         return try await withConnection { connection in
+            // The subquery repeats the partial index's condition word for word, so the planner can use it.
             let rows = try await connection.query("""
                 SELECT start_at, end_at, value, device_name FROM samples
-                WHERE client_id = \(client) AND type = \(SampleType.stepCount.rawValue) AND start_at < \(upper)
+                WHERE client_id = \(client) AND type = \(steps) AND start_at < \(upper)
+                  AND start_at >= \(lower) - least(
+                        greatest(interval '1 hour',
+                                 (SELECT max(end_at - start_at) FROM samples
+                                  WHERE client_id = \(client) AND type = \(steps)
+                                    AND end_at - start_at > interval '1 hour')),
+                        greatest(\(lower) - \(first), interval '0'))
                   AND (end_at > \(lower) OR (end_at = start_at AND start_at >= \(lower)))
+                ORDER BY start_at
                 """, logger: logger)
             var spans: [StepSpan] = []
             for try await (start, end, value, device) in rows.decode(

@@ -7,13 +7,13 @@ import Testing
 /// The PostgreSQL storage on a real server: schema, exact round trips, de-duplication by the unique key.
 @Suite("PostgreSQL storage", .enabled(if: PostgresHarness.shouldRun, "PostgreSQL server binaries not installed"))
 struct PostgresStorageTests {
-    @Test("migrations: the first start applies version 1, a second applies nothing")
+    @Test("migrations: the first start applies versions 1 and 2, a second applies nothing")
     func migrationsOnce() async throws {
         try await withStorage { storage, url in
             #expect(try await storage.migrate() == [])
             let server = try await PostgresHarness.sharedServer()
             let recorded = try await server.psql("SELECT version, name FROM schema_migrations ORDER BY version", url: url)
-            #expect(recorded == "1|clients and samples\n")
+            #expect(recorded == "1|clients and samples\n2|index of samples longer than an hour\n")
         }
     }
 
@@ -30,7 +30,7 @@ struct PostgresStorageTests {
                 }
                 return try await group.reduce(into: [[Int]]()) { $0.append($1) }
             }
-            #expect(applied.filter { $0 == [1] }.count == 1)
+            #expect(applied.filter { $0 == [1, 2] }.count == 1)
             #expect(applied.filter(\.isEmpty).count == 7)
         }
     }
@@ -41,7 +41,7 @@ struct PostgresStorageTests {
             let server = try await PostgresHarness.sharedServer()
             _ = try await server.psql("INSERT INTO schema_migrations (version, name) VALUES (99, 'future')", url: url)
             let error = await #expect(throws: PostgresStorageError.self) { try await storage.migrate() }
-            #expect(error?.message.contains("version 99, newer than this stepsync knows (1)") == true)
+            #expect(error?.message.contains("version 99, newer than this stepsync knows (2)") == true)
         }
     }
 
