@@ -70,8 +70,8 @@ extension SinkResponder {
 
     private func reserve(_ bytes: Int, _ reservation: inout Int) throws {
         guard budget.reserve(bytes) else {
-            throw SinkError.unavailable("""
-                the sink holds \(budget.capacity >> 20) MiB of request bodies already; try again shortly
+            throw SinkError.busy("""
+                the sink holds its budget of \(budget.capacity >> 10) KiB of request bodies already; try again shortly
                 """, retryAfterSeconds: 1)
         }
         reservation += bytes

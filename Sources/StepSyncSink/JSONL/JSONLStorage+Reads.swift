@@ -50,6 +50,8 @@ extension JSONLStorage {
             spans.append(StepSpan(startMs: sample.startMs, endMs: sample.endMs, value: sample.value,
                                   deviceName: sample.deviceName))
         }
+        // File order is arrival order; the rule sweeps in start order.
+        spans.sort { $0.startMs < $1.startMs }
         return spans
     }
 

@@ -84,6 +84,13 @@ extension JSONLStorage {
         if completeEnd < size {
             try log.file.truncate(to: completeEnd)
         }
+        if slots.capacity > slots.count + slots.count / 4 + 64 {
+            // The table lives as long as the sink: drop the slack of its last doubling.
+            var trimmed: [TypeLog.Slot] = []
+            trimmed.reserveCapacity(slots.count + slots.count / 8 + 64)
+            trimmed.append(contentsOf: slots)
+            slots = trimmed
+        }
         log.slots = slots
         log.readable = slots.count
         log.live = live

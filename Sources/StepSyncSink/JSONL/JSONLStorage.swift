@@ -314,7 +314,9 @@ public actor JSONLStorage: SampleStorage {
     func reloadIfNeeded() throws {
         guard needsReload else { return }
         do {
-            for number in logs.indices where logs[number].file.size() != logs[number].committedEnd {
+            // Only ever shorten: a failed clear may already have emptied a file (it was not acknowledged, and
+            // deleting is what it asked), and extending would add NUL bytes.
+            for number in logs.indices where logs[number].file.size() > logs[number].committedEnd {
                 try logs[number].file.truncate(to: logs[number].committedEnd)
             }
             var index = UUIDIndex()
