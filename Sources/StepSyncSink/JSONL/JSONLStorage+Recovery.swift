@@ -46,6 +46,7 @@ extension JSONLStorage {
         var bad: [BadLine] = []
         var lineNumber = 0
         let type = log.type
+        let kind = type.kind
         var slots: [TypeLog.Slot] = []
         var live = 0
         var maxDuration: Int64 = 0
@@ -66,7 +67,7 @@ extension JSONLStorage {
                 return
             }
             do {
-                let sample = try WireDecoder.decodeStoredSample(line, type: type)
+                let sample = try WireDecoder.decodeStoredSample(line, type: type, kind: kind)
                 let slot = TypeLog.Slot(offset: offset, length: line.count + 1, startMs: sample.startMs)
                 slots.append(slot)
                 if index.insert(sample.uuid, at: .init(log: number, slot: UInt32(slots.count - 1))) {
