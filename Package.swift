@@ -59,6 +59,7 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
@@ -81,8 +82,11 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
-        .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore"]),
-        .testTarget(name: "StepSyncStoreTests", dependencies: ["StepSyncCore", "StepSyncStore"]),
+        // A brute-force reference of the daily step totals rule and seeded random cases, for the core, store and
+        // end-to-end tests.
+        .target(name: "DailyReference", dependencies: ["StepSyncCore"], path: "Tests/DailyReference"),
+        .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore", "DailyReference"]),
+        .testTarget(name: "StepSyncStoreTests", dependencies: ["StepSyncCore", "StepSyncStore", "DailyReference"]),
         .testTarget(name: "StepSyncSinkTests", dependencies: [
             "StepSyncCore", "StepSyncSink",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -95,6 +99,7 @@ let package = Package(
         // Hummingbird app forwarding with AHC), a store fixture.
         .target(name: "StepSyncTestSupport", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -106,13 +111,16 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Fixtures/: excerpts of real exports and DTDs, each naming its public source.
         .testTarget(name: "StepSyncImportTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncImport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncEngine", "StepSyncCLI", "StepSyncTestSupport",
+            "StepSyncImport", "DailyReference",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
     ]
