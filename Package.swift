@@ -108,13 +108,16 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Fixtures/: excerpts of real exports and DTDs, each naming its public source.
         .testTarget(name: "StepSyncImportTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncImport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncEngine", "StepSyncCLI", "StepSyncTestSupport",
+            "StepSyncImport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
     ]
