@@ -71,8 +71,8 @@ struct GenerateIntoStoreTests {
     func everyTypeRoundTrip() throws {
         let (store, dir) = try Self.temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let days = CivilDate(year: 2024, month: 10, day: 20)...CivilDate(year: 2024, month: 11, day: 2)  // the autumn change
-        let generated = Array(SampleGenerator(profile: .realistic, seed: 12, days: days, types: Set(GeneratedType.allCases)).joined())
+        let days = CivilDate(year: 2024, month: 10, day: 1)...CivilDate(year: 2024, month: 11, day: 10)  // the autumn change
+        let generated = Array(SampleGenerator(profile: .realistic, seed: 42, days: days, types: Set(GeneratedType.allCases)).joined())
         let summary = try store.insert(generated)
         #expect(summary.inserted == generated.count)
         #expect(summary.insertedSteps == generated.filter { $0.type == .stepCount }.reduce(0) { $0 + $1.value })

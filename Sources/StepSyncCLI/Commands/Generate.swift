@@ -99,7 +99,7 @@ extension StepSyncCommand {
                 generator = SampleGenerator(profile: profile, seed: seed, years: years, end: endDate, types: selected)
             }
             let outcome = try Self.generate(generator, into: store, progress: !json)
-            if let requestedDays, outcome.summary.inserted == 0 {
+            if requestedDays != nil, outcome.summary.inserted == 0 {
                 throw GenerateError.nothingAppended(days: generator.days, duplicates: outcome.summary.duplicates)
             }
             if json {

@@ -4,7 +4,7 @@ import Foundation
 /// are those of ``RealisticDayPlanner/record(_:)`` unchanged, and the other types agree with them.
 ///
 /// - **distance** (iPhone, Watch): one sample per step sample, same span and device, the steps times a stride that
-///   grows with the cadence (0.54 m pottering, 0.85 m walking, 1.15 m running).
+///   grows with the cadence (0.45–0.6 m pottering, 0.85 m walking, 1.15 m running).
 /// - **flights** (iPhone): 1–3 flights on 12 % of the iPhone's step samples, same span.
 /// - **heart rate** (Watch, while worn: from getting up to bed, and through the night when it is worn to bed):
 ///   a reading every 5–10 minutes awake, 10–15 asleep, every 20–40 seconds during a workout.
