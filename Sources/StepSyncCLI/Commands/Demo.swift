@@ -219,7 +219,7 @@ extension StepSyncCommand {
             }
             var lines = ["   " + pad("type", 26, right: false) + pad("samples", 11) + pad("intervals", 11) + pad("in sink", 11) + "  check"]
             for f in figures {
-                lines.append("   " + pad(f.type.shortName, 26, right: false) + pad(Format.number(f.samples), 11)
+                lines.append("   " + pad(f.type == .workout ? "Workout" : f.type.shortName, 26, right: false) + pad(Format.number(f.samples), 11)
                              + pad(Format.number(f.intervals), 11) + pad(Format.number(f.sink.count), 11)
                              + "  " + (f.exact ? "exact" : "MISMATCH")
                              + (f.type == .stepCount ? "  (\(Format.number(f.steps)) steps)" : ""))
