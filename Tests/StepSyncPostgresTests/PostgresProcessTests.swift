@@ -115,7 +115,8 @@ struct PostgresProcessTests {
             let token = try await addClients(["anna"], url: url)["anna"]
             let fixture = try SyncFixture(intervals: 150, samplesPerInterval: 20)
             let log = StatusLog()
-            try await withPostgresSink(url: url, logger: log.logger) { sinkPort in
+            // A short lease timeout: while the database is down, requests are answered 503 after 2 s rather than queued.
+            try await withPostgresSink(url: url, logger: log.logger, leaseTimeout: .seconds(2)) { sinkPort in
                 try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(30))) { port, _ in
                     let (started, startedContinuation) = AsyncStream<Void>.makeStream()
                     async let outage: (Int, SinkCaller.Reply) = {

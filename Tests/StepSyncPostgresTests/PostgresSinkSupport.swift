@@ -13,10 +13,10 @@ import Synchronization
 /// Runs an in-process sink over the PostgreSQL database at `url` (migrated first) on 127.0.0.1 port 0, with the
 /// authenticator's cache on `clock`; `body` gets the port.
 func withPostgresSink<R: Sendable, C: Clock>(
-    url: String, clock: C, logger: Logger = quietLogger,
+    url: String, clock: C, logger: Logger = quietLogger, leaseTimeout: Duration = PostgresHarness.patientLeaseTimeout,
     _ body: @Sendable (_ port: Int) async throws -> R
 ) async throws -> R where C.Duration == Duration {
-    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: .seconds(2))
+    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: leaseTimeout)
     _ = try await PostgresSampleStorage.withStorage(configuration: configuration, logger: logger) { _ in }
     let storage = PostgresSampleStorage(configuration: configuration, logger: logger)
     let authenticator = ClientAuthenticator(storage: storage, clock: clock)
@@ -27,13 +27,15 @@ func withPostgresSink<R: Sendable, C: Clock>(
 
 /// ``withPostgresSink(url:clock:logger:_:)`` with the real clock.
 func withPostgresSink<R: Sendable>(url: String, logger: Logger = quietLogger,
+                                   leaseTimeout: Duration = PostgresHarness.patientLeaseTimeout,
                                    _ body: @Sendable (_ port: Int) async throws -> R) async throws -> R {
-    try await withPostgresSink(url: url, clock: ContinuousClock(), logger: logger, body)
+    try await withPostgresSink(url: url, clock: ContinuousClock(), logger: logger, leaseTimeout: leaseTimeout, body)
 }
 
 /// Adds clients directly through the storage; returns their tokens by name.
 func addClients(_ names: [String], url: String) async throws -> [String: String] {
-    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 1)
+    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 1,
+                                                            leaseTimeout: PostgresHarness.patientLeaseTimeout)
     return try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) { storage in
         var tokens: [String: String] = [:]
         for name in names {

@@ -73,7 +73,8 @@ struct PostgresSinkTests {
                 #expect(try await caller.send(.GET, "/steps", authorization: "bearer \(tokens["anna"]!)").status == 200)
             }
             // Revoked: a sink started afterwards refuses it at once; Ben is unaffected.
-            let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 1)
+            let configuration = PostgresSampleStorage.Configuration(
+                url: try DatabaseURL(url), maximumConnections: 1, leaseTimeout: PostgresHarness.patientLeaseTimeout)
             try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) {
                 try await $0.revokeClient(name: "anna")
             }
@@ -92,7 +93,8 @@ struct PostgresSinkTests {
             try await withPostgresSink(url: url, clock: clock) { port in
                 let anna = SinkCaller(port: port, token: tokens["anna"])
                 #expect(try await anna.send(.GET, "/steps").status == 200)
-                let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 1)
+                let configuration = PostgresSampleStorage.Configuration(
+                    url: try DatabaseURL(url), maximumConnections: 1, leaseTimeout: PostgresHarness.patientLeaseTimeout)
                 try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) {
                     try await $0.revokeClient(name: "anna")
                 }

@@ -20,7 +20,8 @@ struct PostgresStorageTests {
     @Test("eight sinks starting at once on an empty database: the schema is built exactly once")
     func concurrentMigrations() async throws {
         try await PostgresHarness.withDatabase { url in
-            let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 2)
+            let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 2,
+                                                                    leaseTimeout: PostgresHarness.patientLeaseTimeout)
             let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 0..<8 {
                     group.addTask {
@@ -156,7 +157,8 @@ struct PostgresStorageTests {
     func failedBatchRollsBack(_ method: PostgresSampleStorage.IngestMethod) async throws {
         try await PostgresHarness.withDatabase { url in
             let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 1,
-                                                                    ingest: method)
+                                                                    ingest: method,
+                                                                    leaseTimeout: PostgresHarness.patientLeaseTimeout)
             try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) { storage in
                 let owner = try await storage.addClient(name: "anna", token: .random())
                 var bad = stepSamples(50)

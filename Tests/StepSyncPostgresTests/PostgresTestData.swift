@@ -12,7 +12,8 @@ func withStorage<R: Sendable>(
     _ body: @Sendable (PostgresSampleStorage, _ url: String) async throws -> R
 ) async throws -> R {
     try await PostgresHarness.withDatabase { url in
-        let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), ingest: ingest)
+        let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), ingest: ingest,
+                                                                leaseTimeout: PostgresHarness.patientLeaseTimeout)
         return try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) { storage in
             try await body(storage, url)
         }

@@ -20,7 +20,8 @@ extension SinkBackend {
         } else {
             url = try await PostgresHarness.sharedServer().createDatabase()
             let fresh = ClientToken.random()
-            let storageConfiguration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 2)
+            let storageConfiguration = PostgresSampleStorage.Configuration(
+                url: try DatabaseURL(url), maximumConnections: 2, leaseTimeout: PostgresHarness.patientLeaseTimeout)
             _ = try await PostgresSampleStorage.withStorage(configuration: storageConfiguration, logger: quietLogger) {
                 try await $0.addClient(name: "sink-test", token: fresh)
             }
@@ -32,7 +33,8 @@ extension SinkBackend {
             }
         }
         let (storage, authenticator) = try await PostgresSink.prepare(
-            configuration: .init(url: try DatabaseURL(url), retryAfterSeconds: configuration.retryAfterSeconds),
+            configuration: .init(url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout,
+                                 retryAfterSeconds: configuration.retryAfterSeconds),
             logger: quietLogger)
         return (storage, authenticator, token)
     }
