@@ -134,6 +134,7 @@ let package = Package(
             "StepSyncTestSupport", "DailyReference",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Fixtures/: excerpts of real exports and DTDs, each naming its public source.
         .testTarget(name: "StepSyncImportTests", dependencies: [

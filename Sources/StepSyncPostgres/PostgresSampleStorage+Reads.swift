@@ -31,21 +31,9 @@ extension PostgresSampleStorage {
     func page(client: Int64, type: SampleType, after cursor: PageCursor?, from: Int64?, to: Int64?,
               limit: Int, maxBytes: Int = .max) async throws -> (samples: [HealthSample], next: PageCursor?) {
         let logger = self.logger
-        let lower = PostgresInstant(milliseconds: max(from ?? Instants.min, cursor?.startMs ?? .min))
-        let upper = to.map { PostgresInstant(milliseconds: $0) }
-        let afterStart = cursor.map { PostgresInstant(milliseconds: $0.startMs) }
-        let afterUUID = cursor?.uuid
+        let query = Self.pageQuery(client: client, type: type, after: cursor, from: from, to: to, limit: limit)
         return try await withConnection { connection in
-            let rows = try await connection.query("""
-                SELECT uuid, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id,
-                       source_version, device_name, device_model, details::text
-                FROM samples
-                WHERE client_id = \(client) AND type = \(type.rawValue) AND start_at >= \(lower)
-                  AND (\(upper)::timestamptz IS NULL OR start_at < \(upper))
-                  AND (\(afterStart)::timestamptz IS NULL OR (start_at, uuid) > (\(afterStart), \(afterUUID)))
-                ORDER BY start_at, uuid
-                LIMIT \(limit + 1)
-                """, logger: logger)
+            let rows = try await connection.query(query, logger: logger)
             var samples: [HealthSample] = []
             samples.reserveCapacity(min(limit, 10_000))
             var bytes = 0
@@ -74,6 +62,26 @@ extension PostgresSampleStorage {
         }
     }
 
+    /// The statement of ``page(client:type:after:from:to:limit:maxBytes:)``: one range of the
+    /// `samples_client_type_start` index, `limit + 1` rows (the last only says whether there is more).
+    static func pageQuery(client: Int64, type: SampleType, after cursor: PageCursor?, from: Int64?, to: Int64?,
+                          limit: Int) -> PostgresQuery {
+        let lower = PostgresInstant(milliseconds: max(from ?? Instants.min, cursor?.startMs ?? .min))
+        let upper = to.map { PostgresInstant(milliseconds: $0) }
+        let afterStart = cursor.map { PostgresInstant(milliseconds: $0.startMs) }
+        let afterUUID = cursor?.uuid
+        return """
+            SELECT uuid, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id,
+                   source_version, device_name, device_model, details::text
+            FROM samples
+            WHERE client_id = \(client) AND type = \(type.rawValue) AND start_at >= \(lower)
+              AND (\(upper)::timestamptz IS NULL OR start_at < \(upper))
+              AND (\(afterStart)::timestamptz IS NULL OR (start_at, uuid) > (\(afterStart), \(afterUUID)))
+            ORDER BY start_at, uuid
+            LIMIT \(limit + 1)
+            """
+    }
+
     /// How many samples of `type` `client` stores.
     func count(client: Int64, type: SampleType) async throws -> Int {
         let logger = self.logger
@@ -97,24 +105,9 @@ extension PostgresSampleStorage {
     /// an out-of-range timestamp).
     func stepSpans(client: Int64, overlapping range: Range<Int64>) async throws -> [StepSpan] {
         let logger = self.logger
-        let lower = PostgresInstant(milliseconds: range.lowerBound)
-        let upper = PostgresInstant(milliseconds: range.upperBound)
-        let first = PostgresInstant(milliseconds: Instants.min)
-        let steps = SampleType.stepCount.rawValue
+        let query = Self.stepSpansQuery(client: client, overlapping: range)
         return try await withConnection { connection in
-            // The subquery repeats the partial index's condition word for word, so the planner can use it.
-            let rows = try await connection.query("""
-                SELECT start_at, end_at, value, device_name FROM samples
-                WHERE client_id = \(client) AND type = \(steps) AND start_at < \(upper)
-                  AND start_at >= \(lower) - least(
-                        greatest(interval '1 hour',
-                                 (SELECT max(end_at - start_at) FROM samples
-                                  WHERE client_id = \(client) AND type = \(steps)
-                                    AND end_at - start_at > interval '1 hour')),
-                        greatest(\(lower) - \(first), interval '0'))
-                  AND (end_at > \(lower) OR (end_at = start_at AND start_at >= \(lower)))
-                ORDER BY start_at
-                """, logger: logger)
+            let rows = try await connection.query(query, logger: logger)
             var spans: [StepSpan] = []
             for try await (start, end, value, device) in rows.decode(
                 (PostgresInstant, PostgresInstant, Double, String?).self) {
@@ -123,6 +116,27 @@ extension PostgresSampleStorage {
             }
             return spans
         }
+    }
+
+    /// The statement of ``stepSpans(client:overlapping:)``. The subquery repeats the partial index's condition word
+    /// for word, so the planner can use it.
+    static func stepSpansQuery(client: Int64, overlapping range: Range<Int64>) -> PostgresQuery {
+        let lower = PostgresInstant(milliseconds: range.lowerBound)
+        let upper = PostgresInstant(milliseconds: range.upperBound)
+        let first = PostgresInstant(milliseconds: Instants.min)
+        let steps = SampleType.stepCount.rawValue
+        return """
+            SELECT start_at, end_at, value, device_name FROM samples
+            WHERE client_id = \(client) AND type = \(steps) AND start_at < \(upper)
+              AND start_at >= \(lower) - least(
+                    greatest(interval '1 hour',
+                             (SELECT max(end_at - start_at) FROM samples
+                              WHERE client_id = \(client) AND type = \(steps)
+                                AND end_at - start_at > interval '1 hour')),
+                    greatest(\(lower) - \(first), interval '0'))
+              AND (end_at > \(lower) OR (end_at = start_at AND start_at >= \(lower)))
+            ORDER BY start_at
+            """
     }
 
     /// How many samples `client` stores, per type.

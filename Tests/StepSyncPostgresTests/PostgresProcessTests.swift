@@ -74,6 +74,35 @@ struct PostgresProcessTests {
         #expect(both.status == 64 && both.stderr.contains("each client has its own token"))
     }
 
+    @Test("serve with STEPSYNC_DATABASE_URL; stepsync sync with a wrong --token stores nothing and exits 1, then with STEPSYNC_TOKEN alone ends exact")
+    func syncCommandWithAToken() async throws {
+        try await PostgresHarness.withDatabase { url in
+            let token = try #require(try await addClients(["anna"], url: url)["anna"])
+            let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 25)
+            let port = try PostgresHarness.freePort()
+            let serve = try await StepSyncBinary.serve(url: url, port: port, urlFromEnvironment: true)
+            let arguments = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)",
+                             "--backoff-base", "0.01", "--json"]
+            let server = try await PostgresHarness.sharedServer()
+
+            let wrong = try await StepSyncBinary.run(arguments + ["--token", ClientToken.random().text],
+                                                     environment: ["STEPSYNC_TOKEN": ""])
+            #expect(wrong.status == 1, "\(wrong.stderr)")
+            let refused = try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as? [String: Any]
+            #expect(refused?["failed"] as? Int == 6 && refused?["synced"] as? Int == 0, "\(wrong.stdout)")
+            #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "0\n")
+
+            let right = try await StepSyncBinary.run(arguments + ["--retry-failed"], environment: ["STEPSYNC_TOKEN": token])
+            #expect(right.status == 0, "\(right.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(right.stdout.utf8)) as? [String: Any]
+            #expect(report?["synced"] as? Int == 6 && report?["inserted"] as? Int == 150, "\(right.stdout)")
+            #expect(try await SinkCaller(port: port, token: token).storedUUIDs() == fixture.storeUUIDs)
+            #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "150\n")
+            kill(serve.pid, SIGTERM)
+            #expect(try await serve.wait() == 0)
+        }
+    }
+
     @Test("serve --database killed with SIGKILL mid-sync, restarted on the same port: the sync ends exact")
     func killNineMidSync() async throws {
         try await PostgresHarness.withDatabase { url in

@@ -1,8 +1,9 @@
 import Foundation
 import StepSyncCore
 import StepSyncEngine
+import NIOHTTP1
 import StepSyncPostgres
-import StepSyncSink
+@testable import StepSyncSink
 import StepSyncTestSupport
 import Testing
 
@@ -81,6 +82,59 @@ struct PostgresSinkTests {
             try await withPostgresSink(url: url) { port async throws in
                 #expect(try await SinkCaller(port: port, token: tokens["anna"]).send(.GET, "/steps").status == 401)
                 #expect(try await SinkCaller(port: port, token: tokens["ben"]).send(.GET, "/steps").status == 200)
+            }
+        }
+    }
+
+    @Test("every route and method but /health answers 401 without a valid token and changes nothing")
+    func everyRouteNeedsAToken() async throws {
+        try await PostgresHarness.withDatabase { url in
+            let tokens = try await addClients(["anna"], url: url)
+            let samples = stepSamples(5)
+            try await withPostgresSink(url: url) { port async throws in
+                let anna = SinkCaller(port: port, token: tokens["anna"])
+                #expect(try await anna.post(samples).json["inserted"] as? Int == 5)
+                // Bodies that would change something if a route let them through: new samples, or deletions.
+                let uuids = samples.map { "\"\($0.uuid.uuidString)\"" }.joined(separator: ",")
+                let deletion = Array(#"{"type":"HKQuantityTypeIdentifierStepCount","uuids":[\#(uuids)]}"#.utf8)
+                let newSteps = WireEncoder.encodeRequest(stepSamples(3, first: 100).map(WireSample.init))
+                var newSamples = Array(#"{"samples":["#.utf8)
+                WireEncoder.appendSampleObject(stepSamples(1, first: 200)[0], to: &newSamples)
+                newSamples += Array("]}".utf8)
+                let bodies = ["/steps": newSteps, "/samples": newSamples]
+                let stranger = SinkCaller(port: port, token: nil)
+                var tried = 0
+                for (path, methods) in SinkResponder.routes.sorted(by: { $0.key < $1.key }) {
+                    for method in methods {
+                        let verb = HTTPMethod(rawValue: method.rawValue)
+                        let payload = verb == .POST ? bodies[path, default: deletion] : nil
+                        for authorization in [nil, "Bearer \(ClientToken.random().text)"] {
+                            let reply = try await stranger.send(verb, path, body: payload, authorization: authorization)
+                            #expect(reply.status == 401, "\(method) \(path): \(reply.text)")
+                            #expect(reply.headers["www-authenticate"] == "Bearer")
+                            tried += 1
+                        }
+                    }
+                }
+                #expect(tried == 2 * SinkResponder.routes.values.map(\.count).reduce(0, +) && tried >= 20)
+                #expect(try await stranger.send(.GET, "/health").status == 200)
+                #expect(try await anna.storedUUIDs() == Set(samples.map(\.uuid)))
+            }
+        }
+    }
+
+    @Test("every 200 is already committed: another session counts the samples the moment the answer arrives")
+    func answeredAfterCommit() async throws {
+        try await PostgresHarness.withDatabase { url in
+            let token = try await addClients(["anna"], url: url)["anna"]
+            let server = try await PostgresHarness.sharedServer()
+            try await withPostgresSink(url: url) { port async throws in
+                let anna = SinkCaller(port: port, token: token)
+                for b in 0..<12 {
+                    let reply = try await anna.post(stepSamples(250, first: b * 250))
+                    #expect(reply.status == 200 && reply.json["inserted"] as? Int == 250)
+                    #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "\((b + 1) * 250)\n")
+                }
             }
         }
     }

@@ -14,8 +14,8 @@ final class StepSyncBinary: Sendable {
     let stdoutPath: String
     let stderrPath: String
 
-    /// Starts `stepsync <arguments>`.
-    init(_ arguments: [String]) throws {
+    /// Starts `stepsync <arguments>`, with `environment` added to this process's.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let base = NSTemporaryDirectory() + "stepsync-pg-proc-\(UUID().uuidString)"
         stdoutPath = base + ".out"
         stderrPath = base + ".err"
@@ -24,6 +24,7 @@ final class StepSyncBinary: Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.path)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         process.standardInput = FileHandle.nullDevice
@@ -54,15 +55,20 @@ final class StepSyncBinary: Sendable {
     }
 
     /// Runs `stepsync <arguments>` to its end.
-    static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = try StepSyncBinary(arguments)
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        let process = try StepSyncBinary(arguments, environment: environment)
         let status = try await process.wait()
         return (status, process.stdout, process.stderr)
     }
 
-    /// Starts `stepsync serve --database url --port port` and waits until it listens.
-    static func serve(url: String, port: Int) async throws -> StepSyncBinary {
-        let process = try StepSyncBinary(["serve", "--port", "\(port)", "--database", url])
+    /// Starts `stepsync serve --database url --port port` (or, with `urlFromEnvironment`, the URL in
+    /// `STEPSYNC_DATABASE_URL` and no `--database`) and waits until it listens.
+    static func serve(url: String, port: Int, urlFromEnvironment: Bool = false) async throws -> StepSyncBinary {
+        let process = urlFromEnvironment
+            ? try StepSyncBinary(["serve", "--port", "\(port)"], environment: ["STEPSYNC_DATABASE_URL": url])
+            : try StepSyncBinary(["serve", "--port", "\(port)", "--database", url])
         let deadline = ContinuousClock.now + .seconds(120)
         while !process.stdout.contains("listening on http://127.0.0.1:\(port)") {
             guard process.process.isRunning, ContinuousClock.now < deadline else {
