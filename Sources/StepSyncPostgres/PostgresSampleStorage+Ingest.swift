@@ -53,7 +53,7 @@ extension PostgresSampleStorage {
                 ) ON COMMIT DELETE ROWS
                 """, logger: logger)
         }
-        try await connection.copyFrom(table: "stepsync_staging", logger: logger) { writer in
+        try await connection.guardedCopyFrom(table: "stepsync_staging", logger: logger) { writer in
             var buffer = ByteBuffer()
             buffer.reserveCapacity(96 << 10)
             for sample in samples {
