@@ -25,7 +25,8 @@ public struct LayeringEngine: Hashable, Sendable {
     /// The instants a fresh run looks at: about ±73 million years around 1970, aligned on the coarsest layer.
     public static let domain = TimeRange(start: floorMultiple(-(1 << 61), of: layers[0]), end: 1 << 61)
 
-    /// The most steps an interval may hold unless its content cannot be split.
+    /// The most steps (the largest sum of values) an interval may hold unless its content cannot be split; infinite
+    /// for a type bounded by its sample count only (see ``LayeringLimits``).
     public let maxSteps: Double
     /// The most samples an interval may hold unless its content cannot be split.
     public let maxSamples: Int
@@ -35,11 +36,11 @@ public struct LayeringEngine: Hashable, Sendable {
     /// Creates an engine with the given limits.
     ///
     /// - Parameters:
-    ///   - maxSteps: the step limit of an interval (> 0).
+    ///   - maxSteps: the sum limit of an interval (> 0; `.infinity` for a type bounded by its sample count only).
     ///   - maxSamples: the sample limit of an interval (> 0).
     ///   - maxBucketsPerQuery: the most buckets a query may return (≥ 1,000, the largest ratio between two layers).
     public init(maxSteps: Double = 10_000, maxSamples: Int = 5_000, maxBucketsPerQuery: Int = 16_384) {
-        precondition(maxSteps > 0 && maxSteps.isFinite, "maxSteps must be a positive number")
+        precondition(maxSteps > 0, "maxSteps must be a positive number (or infinity)")
         precondition(maxSamples > 0, "maxSamples must be positive")
         precondition(maxBucketsPerQuery >= 1_000, "maxBucketsPerQuery must be at least 1,000")
         self.maxSteps = maxSteps
