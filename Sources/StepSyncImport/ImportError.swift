@@ -8,7 +8,7 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
         case badArchive
         case malformedXML
         case truncated
-        case invalidRecord
+        case strictRefusal
     }
 
     private let code: Code
@@ -42,15 +42,21 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
         ImportError(code: .truncated, message: "\(file) line \(line): \(reason); the file is truncated")
     }
 
-    /// A record's attribute cannot be read (a date that is not a date, a value that is not a number, …).
-    static func invalidRecord(_ file: String, line: Int, reason: String) -> ImportError {
-        ImportError(code: .invalidRecord, message: "\(file) line \(line): \(reason)")
+    /// `--strict`: a record would have been skipped (a date that is not a date, a value that is not a number, …),
+    /// so nothing is imported.
+    static func strictRefusal(_ file: String, line: Int, reason: String) -> ImportError {
+        ImportError(code: .strictRefusal, message: "\(file) line \(line): \(reason); --strict imports nothing when a record would be skipped (without it, the record is skipped and counted)")
     }
 }
 
 /// A problem found while scanning XML, before the importer knows the file's display name.
 struct XMLProblem: Error {
-    enum Kind { case malformed, truncated, invalidRecord }
+    enum Kind {
+        /// Structural damage: the file is refused.
+        case malformed, truncated
+        /// A record that would be skipped, under `--strict`.
+        case strict
+    }
     var kind: Kind
     var line: Int
     var reason: String
@@ -60,7 +66,7 @@ struct XMLProblem: Error {
         switch kind {
         case .malformed: return .malformedXML(file, line: line, reason: reason)
         case .truncated: return .truncated(file, line: line, reason: reason)
-        case .invalidRecord: return .invalidRecord(file, line: line, reason: reason)
+        case .strict: return .strictRefusal(file, line: line, reason: reason)
         }
     }
 }

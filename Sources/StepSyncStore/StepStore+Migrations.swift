@@ -83,8 +83,10 @@ extension StepStore {
             // JSON object, NULL for most samples. Not indexed: it is only read back with its sample.
             try db.execute(sql: "ALTER TABLE sample ADD COLUMN details TEXT")
         }
+        registerRejectedSamplesMigration(&migrator)
+        registerLongSampleIndexMigration(&migrator)
 
-        migrator.registerMigration("v4: tombstone acknowledgements") { db in
+        migrator.registerMigration("v5: tombstone acknowledgements") { db in
             // When the sink acknowledged the deletion of a tombstone's uuid (a deletions interval holding it was
             // marked synced). A layering run after `reset` sends again every tombstone without one.
             try db.execute(sql: """

@@ -15,6 +15,7 @@ extension StepSyncCommand {
                 Examples:
                   stepsync stats
                   stepsync stats --json
+                  stepsync stats --daily --from 2025-05-01 --to 2025-05-31 --tz Europe/Berlin --json
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
@@ -22,8 +23,11 @@ extension StepSyncCommand {
         @Flag(help: "Print one JSON object instead of tables (instants in ISO-8601 UTC, durations in seconds).")
         var json = false
 
+        @OptionGroup var daily: DailyStatsOptions
+
         func run() async throws {
             let store = try data.openStore()
+            if daily.daily { return try daily.run(store: store, json: json) }
             let statistics = try store.sampleStatistics()
             if json {
                 try JSONOutput.print(Self.jsonObject(statistics))
