@@ -39,7 +39,7 @@ struct LayeringStoreTests {
     func generatedStore(profile: GeneratorProfile) throws {
         let dir = try TemporaryDirectory()
         let store = try StepStore(path: dir.file("health.sqlite"))
-        try store.insertSamples { inserter in
+        _ = try store.insertSamples { inserter in
             for day in SampleGenerator(profile: profile, seed: 3, years: 1, end: CivilDate(year: 2024, month: 12, day: 31)) {
                 for sample in day { try inserter.insert(sample) }
             }
