@@ -90,16 +90,4 @@ extension StepStore {
             return counts
         }
     }
-
-    // MARK: - Types in the ledger
-
-    /// The sample types that have intervals in the ledger, in identifier order: what `sync` goes through.
-    public func intervalTypes() throws -> [SampleType] {
-        try dbWriter.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT t.identifier FROM sample_type t
-                WHERE EXISTS (SELECT 1 FROM sync_interval i WHERE i.type_id = t.id) ORDER BY t.identifier
-                """).map(SampleType.init(rawValue:))
-        }
-    }
 }
