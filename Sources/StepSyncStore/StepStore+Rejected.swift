@@ -79,13 +79,19 @@ extension StepStore {
 
     /// How many samples are recorded as rejected, per type (types with none are absent).
     public func rejectedCounts() throws -> [SampleType: Int] {
+        try rejectedCountsByReason().mapValues { $0.values.reduce(0, +) }
+    }
+
+    /// How many samples are recorded as rejected, per type and reason key (`negative_value`, `end_before_start`, …):
+    /// what `stepsync status` shows. Types with none are absent.
+    public func rejectedCountsByReason() throws -> [SampleType: [String: Int]] {
         try dbWriter.read { db in
-            var counts: [SampleType: Int] = [:]
+            var counts: [SampleType: [String: Int]] = [:]
             for row in try Row.fetchAll(db, sql: """
-                SELECT t.identifier, COUNT(*) FROM rejected_sample r JOIN sample_type t ON t.id = r.type_id
-                GROUP BY r.type_id
+                SELECT t.identifier, r.reason, COUNT(*) FROM rejected_sample r JOIN sample_type t ON t.id = r.type_id
+                GROUP BY r.type_id, r.reason
                 """) {
-                counts[SampleType(row[0] as String)] = row[1]
+                counts[SampleType(row[0] as String), default: [:]][row[1] as String] = row[2]
             }
             return counts
         }

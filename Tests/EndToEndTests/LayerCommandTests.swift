@@ -151,6 +151,44 @@ struct LayerCommandTests {
         #expect(deletions.count == 1 && deletions.first?["samples"] as? Int == 36)
     }
 
+    @Test("status shows the rejected samples by type and reason beside the intervals (text and --json, --type restricts)")
+    func statusShowsRejected() async throws {
+        let (dir, samples) = try Self.mixedDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let data = ["--data-dir", dir]
+        let before = try await Self.binary(["status", "--json"] + data).json()
+        #expect((before["rejected"] as? [String: Any])?["total"] as? Int == 0)
+        _ = try await Self.binary(["layer"] + data)
+
+        let steps = samples.filter { $0.type == .stepCount }, rates = samples.filter { $0.type == .heartRate }
+        func rejected(_ sample: HealthSample, _ reason: String, by finder: RejectedSample.Finder) -> RejectedSample {
+            RejectedSample(uuid: sample.uuid, type: sample.type, reason: reason, field: "value", detail: "bad value",
+                           intervalId: 1, foundBy: finder, atMs: Self.origin)
+        }
+        let store = try StepStore(dataDirectory: DataDirectory(path: dir))
+        try store.recordRejected([rejected(steps[0], "negative_value", by: .engine), rejected(steps[1], "negative_value", by: .engine),
+                                  rejected(steps[2], "end_before_start", by: .engine), rejected(rates[0], "value_not_finite", by: .sink)])
+
+        let status = try await Self.binary(["status", "--json"] + data).json()
+        let all = try #require(status["rejected"] as? [String: Any])
+        let types = try #require(all["types"] as? [String: [String: Any]])
+        #expect(all["total"] as? Int == 4 && types.count == 2)
+        #expect(types[SampleType.stepCount.rawValue]?["total"] as? Int == 3)
+        #expect(types[SampleType.stepCount.rawValue]?["reasons"] as? [String: Int] == ["negative_value": 2, "end_before_start": 1])
+        #expect(types[SampleType.heartRate.rawValue]?["reasons"] as? [String: Int] == ["value_not_finite": 1])
+        #expect((status["types"] as? [String: Any])?.count == Set(samples.map(\.type)).count, "the intervals stay beside them")
+
+        let heart = try await Self.binary(["status", "--type", "HeartRate", "--json"] + data).json()
+        let heartRejected = try #require(heart["rejected"] as? [String: Any])
+        #expect(heartRejected["total"] as? Int == 1 && (heartRejected["types"] as? [String: Any])?.keys.first == SampleType.heartRate.rawValue)
+
+        let text = try await Self.binary(["status"] + data).stdout
+        #expect(text.contains("rejected (invalid, left out of the sync): 4 samples"))
+        let stepRow = text.split(separator: "\n").first { $0.contains("StepCount") && $0.contains("negative_value") }
+        #expect(stepRow.map { $0.split(separator: " ").last == "2" } == true, "\(text)")
+        #expect(text.contains("HeartRate") && text.contains("value_not_finite") && text.contains("total"))
+    }
+
     @Test("bad limits are refused before anything runs",
           arguments: [["--max-steps", "0"], ["--max-samples", "-3"], ["--max-sum", "Distance"], ["--max-sum", "X=-1"]])
     func badLimits(arguments: [String]) {
