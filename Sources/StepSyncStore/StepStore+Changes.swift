@@ -14,6 +14,7 @@ extension StepStore {
             var summary = DeleteSummary()
             var seq = try Self.currentSequence(db)
             var types: [Int64: SampleType] = [:]
+            var touched: [Int64: Set<Int64>] = [:]  // type id → hours whose rollup must be recomputed
             let find = try db.makeStatement(sql: "SELECT seq, type_id, start_ms, value FROM sample WHERE uuid = ?")
             let tombstone = try db.makeStatement(sql: "INSERT INTO tombstone (seq, uuid, type_id, start_ms) VALUES (?, ?, ?, ?)")
             let delete = try db.makeStatement(sql: "DELETE FROM sample WHERE seq = ?")
@@ -31,6 +32,10 @@ extension StepStore {
                                                         arguments: [typeId]).map(SampleType.init(rawValue:))
                 }
                 summary.add(types[typeId] ?? SampleType(""), count: 1, value: row[3])
+                touched[typeId, default: []].insert(Self.hour(of: row[2]))
+            }
+            for (typeId, hours) in touched {
+                for hour in hours { try Self.recomputeRollup(db, typeId: typeId, hours: hour, through: hour) }
             }
             try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
             return summary
@@ -66,6 +71,8 @@ extension StepStore {
                     """, arguments: [seq, typeId, range.start, range.end])
                 try db.execute(sql: "DELETE FROM sample WHERE type_id = ? AND start_ms >= ? AND start_ms < ?",
                                arguments: [typeId, range.start, range.end])
+                try Self.recomputeRollup(db, typeId: typeId, hours: Self.hour(of: range.start),
+                                         through: Self.hour(of: range.end - 1))
                 seq += count
                 summary.add(type, count: Int(count), value: totals[1])
             }

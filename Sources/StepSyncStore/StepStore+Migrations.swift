@@ -98,6 +98,8 @@ extension StepStore {
                 """)
         }
 
+        registerHourlyRollupMigration(&migrator)
+
         return migrator
     }
 }

@@ -29,9 +29,20 @@ extension StepStore {
         }
     }
 
-    /// The statistics query itself: one ordered scan of the time index (`sample_type_start` covers start and value),
-    /// bucketed as it goes — no sort, no temporary table.
+    /// The statistics query itself: from the hourly rollup when the buckets are whole hours aligned on hours, else
+    /// one scan of the samples.
     static func statistics(_ db: Database, typeId: Int64, in range: TimeRange, bucketMs: Int64) throws
+        -> [StatisticsBucket]
+    {
+        if range.start % rollupMs == 0 && bucketMs % rollupMs == 0 {
+            return try rollupStatistics(db, typeId: typeId, in: range, bucketMs: bucketMs)
+        }
+        return try scanStatistics(db, typeId: typeId, in: range, bucketMs: bucketMs)
+    }
+
+    /// Statistics from one ordered scan of the time index (`sample_type_start` covers start and value), bucketed as
+    /// it goes — no sort, no temporary table.
+    static func scanStatistics(_ db: Database, typeId: Int64, in range: TimeRange, bucketMs: Int64) throws
         -> [StatisticsBucket]
     {
         let statement = try db.cachedStatement(sql: """

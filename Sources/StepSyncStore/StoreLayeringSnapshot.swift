@@ -10,6 +10,9 @@ struct StoreLayeringSnapshot: LayeringSnapshot {
     let anchor: Int64
     /// Type ids by type, read once.
     let typeIds: [SampleType: Int64]
+    /// Queries are cheap here (cached statements in one transaction, whole hours from the rollup) and reading
+    /// samples is what costs, so the engine refines only where a cut must land (measured in `layering.md`).
+    var maxBucketsPerQuery: Int { 16 }
 
     init(db: Database) throws {
         self.db = db

@@ -189,6 +189,37 @@ struct LayerCommandTests {
         #expect(text.contains("HeartRate") && text.contains("value_not_finite") && text.contains("total"))
     }
 
+    @Test("stats shows per kind what means something: sums, min/average/max, total durations (text and --json)")
+    func statsPerKind() async throws {
+        let (dir, samples) = try Self.mixedDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let stats = try await Self.binary(["stats", "--json", "--data-dir", dir]).json()
+        let stepTotal = samples.filter { $0.type == .stepCount }.reduce(0.0) { $0 + $1.value }
+        #expect(stats["samples"] as? Int == samples.count && Self.number(stats["steps"]) == stepTotal)
+        #expect(stats["first"] as? String == ISO8601Millis.format(Self.origin))
+        let types = try #require(stats["types"] as? [String: [String: Any]])
+        let steps = try #require(types[SampleType.stepCount.rawValue])
+        #expect(steps["kind"] as? String == "cumulative" && Self.number(steps["sum"]) == stepTotal && steps["min"] == nil)
+        let distance = try #require(types[SampleType.distanceWalkingRunning.rawValue])
+        #expect(Self.number(distance["sum"]) == 112.5 && distance["units"] as? [String] == ["km"])
+        let heart = try #require(types[SampleType.heartRate.rawValue])
+        let rates = samples.filter { $0.type == .heartRate }.map(\.value)
+        #expect(heart["kind"] as? String == "discrete" && heart["samples"] as? Int == 900 && heart["sum"] == nil)
+        #expect(Self.number(heart["min"]) == 60 && Self.number(heart["max"]) == 109)
+        #expect(Self.number(heart["average"]) == rates.reduce(0, +) / 900)
+        let sleep = try #require(types[SampleType.sleepAnalysis.rawValue])
+        #expect(sleep["kind"] as? String == "category" && Self.number(sleep["durationSeconds"]) == 30 * 7 * 3_600)
+        #expect(sleep["sum"] == nil && sleep["average"] == nil)
+        let workouts = try #require(types[SampleType.workout.rawValue])
+        #expect(workouts["kind"] as? String == "workout" && Self.number(workouts["durationSeconds"]) == 10 * 1_800)
+        let sources = try #require(heart["sources"] as? [[String: Any]])
+        #expect(sources.count == 1 && sources[0]["source"] as? String == "Apple Watch" && sources[0]["unit"] as? String == "count/min")
+
+        let text = try await Self.binary(["stats", "--data-dir", dir]).stdout
+        #expect(text.contains("discrete (readings)") && text.contains("average") && text.contains("duration (h)"))
+        #expect(text.contains("210"), "seven hours a night for thirty nights")
+    }
+
     @Test("bad limits are refused before anything runs",
           arguments: [["--max-steps", "0"], ["--max-samples", "-3"], ["--max-sum", "Distance"], ["--max-sum", "X=-1"]])
     func badLimits(arguments: [String]) {

@@ -8,6 +8,7 @@ import Testing
 struct StoreMigrationTests {
     static let v4 = "v4: index of samples longer than an hour"
     static let v5 = "v5: tombstone acknowledgements"
+    static let v6 = "v6: hourly rollup"
 
     /// A store as main's stepsync left it (migrations v1–v4 only): three step samples, two deleted ones (tombstones 4
     /// and 5), a synced backfill interval, a deletions interval for tombstone 4 synced at 1,234 ms and one for
@@ -49,7 +50,7 @@ struct StoreMigrationTests {
         return (alive, deleted)
     }
 
-    @Test("a store made with only v1–v4 opens: v5 applies, samples, ledger, rejected samples survive, and only the unacknowledged deletion is owed after reset")
+    @Test("a store made with only v1–v4 opens: v5 and v6 apply, samples, ledger, rejected samples survive, the rollup is filled, and only the unacknowledged deletion is owed after reset")
     func v4StoreMigratesForward() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("health.sqlite")
@@ -58,7 +59,7 @@ struct StoreMigrationTests {
         let store = try StepStore(path: path)
         let queue = try DatabaseQueue(path: path)
         let applied = try queue.read { try StepStore.migrator.appliedIdentifiers($0) }
-        #expect(applied.contains(Self.v4) && applied.contains(Self.v5))
+        #expect(applied.contains(Self.v4) && applied.contains(Self.v5) && applied.contains(Self.v6))
         #expect(try queue.read { try StepStore.migrator.hasCompletedMigrations($0) })
 
         // The data survived.
@@ -70,6 +71,14 @@ struct StoreMigrationTests {
         #expect(try store.rejectedCounts() == [.stepCount: 1])
         #expect(try store.rejectedSamples().first?.reason == "negative_value")
         #expect(try store.layerState(of: .stepCount)?.anchor == 5)
+
+        // v6 filled the hourly rollup from the samples already there: whole hours read from it give their sums.
+        let hour = LayeringEngine.floorMultiple(StoreTestData.origin, of: Milliseconds.hour)
+        let byHour = try store.statistics(of: .stepCount, in: TimeRange(start: hour, end: hour + Milliseconds.day),
+                                          bucketMs: Milliseconds.hour)
+        #expect(byHour == [StatisticsBucket(start: hour, sum: 600, count: 3)])
+        let rollup = try queue.read { db in try Row.fetchAll(db, sql: "SELECT hour, sum, count FROM sample_hour") }
+        #expect(rollup.map { [$0[0] as Int64, Int64($0[1] as Double), $0[2] as Int64] } == [[hour / Milliseconds.hour, 600, 3]])
 
         // v5 marked the tombstone whose deletions interval was synced, with that interval's time, and only it.
         let acknowledged = try queue.read { db in

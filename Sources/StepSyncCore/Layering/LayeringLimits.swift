@@ -37,9 +37,10 @@ public struct LayeringLimits: Hashable, Sendable {
     /// The sum limit of `type`'s intervals, or `nil` when only ``maxSamples`` bounds them.
     public func maxSum(of type: SampleType) -> Double? { maxSums[type] }
 
-    /// The engine that layers `type` within these limits.
-    public func engine(for type: SampleType) -> LayeringEngine {
-        LayeringEngine(maxSteps: maxSum(of: type) ?? .infinity, maxSamples: maxSamples)
+    /// The engine that layers `type` within these limits, aiming at `maxBucketsPerQuery` buckets per query.
+    public func engine(for type: SampleType, maxBucketsPerQuery: Int = 16_384) -> LayeringEngine {
+        LayeringEngine(maxSteps: maxSum(of: type) ?? .infinity, maxSamples: maxSamples,
+                       maxBucketsPerQuery: maxBucketsPerQuery)
     }
 
     /// Why a sum limit of `value` for `type` cannot be used (for people), or `nil` when it can.

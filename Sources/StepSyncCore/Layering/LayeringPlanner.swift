@@ -42,7 +42,7 @@ public struct LayeringPlanner: Hashable, Sendable {
             plan.upToDate = true
             return plan
         }
-        let engine = limits.engine(for: type)
+        let engine = limits.engine(for: type, maxBucketsPerQuery: snapshot.maxBucketsPerQuery)
         var layeredEnd = previous?.layeredEndMs
 
         // 1. Backfill: the whole history on a first run, else what starts at or after the ledger's end.
