@@ -74,8 +74,8 @@ extension StepStore {
         }
     }
 
-    /// The pending intervals of the given types (every type when `nil`), in sending order (see
-    /// ``intervals(types:status:)``): what a sync sends.
+    /// The pending intervals of the given types (every type when `nil`), in the order of
+    /// ``intervals(types:status:)``: what a sync has left to send.
     public func pendingIntervals(types: Set<SampleType>? = nil) throws -> [SyncInterval] {
         try intervals(types: types, status: [.pending])
     }

@@ -9,8 +9,8 @@ extension StepSyncCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the sync intervals of every type: type, range, samples, sum, status.",
             discussion: """
-                Intervals are listed in the order `stepsync sync` sends them: the history oldest first across types, \
-                then deltas (samples added inside layered ranges), then deletions. The kind column says which: \
+                Intervals are listed with the history oldest first across types, then deltas (samples added inside \
+                layered ranges), then deletions. The kind column says which: \
                 backfill, delta or deletions (the samples column then counts the deleted samples). Times in the \
                 table are local; --json gives ISO-8601 UTC.
                 Examples:
