@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Builds stepsync's libFuzzer targets straight from the package's current sources and runs them, one at a time.
+#
+#   Fuzz/run.sh                         build and run every target for 300 s each
+#   Fuzz/run.sh --time 900 wire-request run one target for 15 minutes
+#   Fuzz/run.sh --build-only            only build (.build-fuzz/bin/<target>)
+#   Fuzz/run.sh --replay                run every corpus and crash file once through each target, then stop
+#   Fuzz/run.sh --merge iso8601         after the run, add the inputs that found new coverage to Fuzz/Corpus/
+#   Fuzz/run.sh --list                  list the targets
+#
+# Each target is Fuzz/Targets/<target>.swift: a `@_cdecl("LLVMFuzzerTestOneInput")` entry point whose first line
+# `// fuzz-sources: core` or `// fuzz-sources: import` says which sources it needs. Every target links
+# Sources/StepSyncCore, built once into a static library. `core` compiles the oracles of
+# Tests/StepSyncCoreTests/FuzzOracles/ (the checks the replay tests run too) with the entry point; `import` compiles
+# the files of Sources/StepSyncImport that import only Foundation and StepSyncCore (the scanner, the attribute and
+# record decoders; not ZIPFoundation or the store) and the oracles of Tests/StepSyncImportTests/FuzzOracles/, in
+# the target's own module so internal types are reachable. Everything is a debug build (-Onone: bounds and
+# overflow checks on) with AddressSanitizer and libFuzzer's coverage. See Fuzz/README.md.
+#
+# Runs are single-process (one core): the machine is shared. New inputs go to .build-fuzz/corpus/<target> (not
+# committed); crashes to Fuzz/Crashes/<target>/ (commit them: the replay tests run each once); logs to
+# .build-fuzz/logs/. The exit status is 1 if any target crashed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+out=$root/.build-fuzz
+seconds=300
+build_only=0
+replay=0
+merge=0
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --time) seconds=$2; shift 2 ;;
+    --build-only) build_only=1; shift ;;
+    --replay) replay=1; shift ;;
+    --merge) merge=1; shift ;;
+    --list) for f in Fuzz/Targets/*.swift; do basename "$f" .swift; done; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in Fuzz/Targets/*.swift; do targets+=("$(basename "$f" .swift)"); done
+fi
+for t in "${targets[@]}"; do
+  [ -f "Fuzz/Targets/$t.swift" ] || { echo "run.sh: no target $t (Fuzz/Targets/$t.swift); try --list" >&2; exit 2; }
+done
+
+flags=(-parse-as-library -swift-version 6 -sanitize=fuzzer,address -Onone -g)
+mkdir -p "$out/lib" "$out/bin" "$out/logs" "$out/corpus"
+
+# The gold linker warns "Cannot export local symbol" for every Swift symbol: harmless, hidden.
+quiet() {
+  local log code=0
+  log=$(mktemp)
+  "$@" >"$log" 2>&1 || code=$?
+  grep -v -e 'Cannot export local symbol' "$log" || true
+  rm -f "$log"
+  return $code
+}
+
+core_sources() { find Sources/StepSyncCore -name '*.swift' | sort; }
+
+# Files of the importer that need nothing but Foundation and StepSyncCore.
+import_sources() {
+  local f
+  for f in $(find Sources/StepSyncImport -name '*.swift' | sort); do
+    if ! grep -E '^(@testable )?import ' "$f" | grep -qvE '^import (Foundation|StepSyncCore)$'; then echo "$f"; fi
+  done
+}
+
+build_core() {
+  local lib=$out/lib/libStepSyncCore.a
+  if [ -f "$lib" ] && [ -z "$(find Sources/StepSyncCore -name '*.swift' -newer "$lib")" ] \
+     && [ "$(core_sources | md5sum)" = "$(cat "$out/lib/sources.md5" 2>/dev/null)" ]; then
+    return 0
+  fi
+  echo "fuzz: building StepSyncCore (debug, ASan, coverage)"
+  # shellcheck disable=SC2046
+  quiet swiftc "${flags[@]}" -enable-testing -module-name StepSyncCore -emit-module \
+    -emit-module-path "$out/lib/StepSyncCore.swiftmodule" -emit-library -static -o "$lib" $(core_sources)
+  core_sources | md5sum > "$out/lib/sources.md5"
+}
+
+build_target() {
+  local t=$1 file=Fuzz/Targets/$1.swift extra=() needs
+  needs=$(sed -n '1s/^\/\/ fuzz-sources://p' "$file")
+  case " $needs " in *" core "*) mapfile -t -O "${#extra[@]}" extra < <(find Tests/StepSyncCoreTests/FuzzOracles -name '*.swift' | sort) ;; esac
+  case " $needs " in *" import "*)
+    mapfile -t -O "${#extra[@]}" extra < <(import_sources)
+    mapfile -t -O "${#extra[@]}" extra < <(find Tests/StepSyncImportTests/FuzzOracles -name '*.swift' | sort) ;;
+  esac
+  local bin=$out/bin/$t
+  if [ -f "$bin" ] && [ -z "$(find "$file" Fuzz/Support "${extra[@]}" "$out/lib/libStepSyncCore.a" -newer "$bin" 2>/dev/null)" ] \
+     && [ "${extra[*]}" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
+    return 0
+  fi
+  echo "fuzz: building $t (${#extra[@]} files besides StepSyncCore)"
+  local module
+  module=Fuzz$(echo "$t" | sed -E 's/(^|-)([a-z0-9])/\U\2/g')
+  quiet swiftc "${flags[@]}" -module-name "$module" -I "$out/lib" -L "$out/lib" -lStepSyncCore \
+    "${extra[@]}" Fuzz/Support/*.swift "$file" -o "$bin"
+  echo "${extra[*]}" > "$bin.sources"
+}
+
+build_core
+for t in "${targets[@]}"; do build_target "$t"; done
+[ $build_only = 1 ] && exit 0
+
+# Swift's own crash backtracer trips AddressSanitizer; libFuzzer reports and saves the input itself. Fuzz runs keep
+# no allocation stack traces (ASan's unwinding per malloc halved the speed); --replay keeps them for diagnosis.
+export SWIFT_BACKTRACE=enable=no
+[ $replay = 1 ] || export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
+status=0
+for t in "${targets[@]}"; do
+  bin=$out/bin/$t
+  mkdir -p "Fuzz/Corpus/$t" "Fuzz/Crashes/$t" "$out/corpus/$t"
+  dict=()
+  [ -f "Fuzz/Dictionaries/$t.dict" ] && dict=(-dict="Fuzz/Dictionaries/$t.dict")
+  if [ $replay = 1 ]; then
+    files=$(find "Fuzz/Corpus/$t" "Fuzz/Crashes/$t" -type f ! -name '.*' | sort)
+    echo "fuzz: $t: replaying $(echo "$files" | grep -c . || true) files"
+    # shellcheck disable=SC2086
+    if [ -n "$files" ] && ! "$bin" $files >"$out/logs/$t-replay.log" 2>&1; then
+      status=1
+      grep -m1 -B2 -A25 -E 'ERROR: (AddressSanitizer|libFuzzer)|Fatal error|SUMMARY' "$out/logs/$t-replay.log" | head -40 || true
+    else
+      echo "fuzz: $t: replay ok"
+    fi
+    continue
+  fi
+  log=$out/logs/$t-$(date +%Y%m%dT%H%M%S).log
+  echo "fuzz: $t: running for up to $seconds s (log: ${log#"$root"/})"
+  started=$(date +%s)
+  before=$(find "Fuzz/Crashes/$t" -type f | wc -l)
+  set +e
+  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+    -artifact_prefix="Fuzz/Crashes/$t/" "${dict[@]}" "$out/corpus/$t" "Fuzz/Corpus/$t" >"$log" 2>&1
+  code=$?
+  set -e
+  runs=$(grep -oE '^stat::number_of_executed_units: +[0-9]+' "$log" | grep -oE '[0-9]+' || echo '?')
+  speed=$(grep -oE '^stat::average_exec_per_sec: +[0-9]+' "$log" | grep -oE '[0-9]+' || echo '?')
+  after=$(find "Fuzz/Crashes/$t" -type f | wc -l)
+  echo "fuzz: $t: $runs inputs in $(($(date +%s) - started)) s ($speed/s), exit $code, $((after - before)) new crash file(s)"
+  grep -E '^#[0-9]+ +DONE' "$log" | tail -1 || true
+  if [ $code -ne 0 ]; then
+    status=1
+    grep -m1 -B2 -A25 -E 'ERROR: (AddressSanitizer|libFuzzer)|Fatal error|SUMMARY' "$log" | head -40 || true
+  fi
+  if [ $merge = 1 ]; then
+    "$bin" -merge=1 -max_len=4096 "Fuzz/Corpus/$t" "$out/corpus/$t" >"$out/logs/$t-merge.log" 2>&1 || true
+    echo "fuzz: $t: corpus now $(find "Fuzz/Corpus/$t" -type f | wc -l) files"
+  fi
+done
+exit $status
