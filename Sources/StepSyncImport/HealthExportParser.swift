@@ -55,7 +55,7 @@ struct HealthExportParser: XMLTagHandler {
                 }
                 guard XMLAttributes.equals(tag.name, "HealthData") else {
                     throw XMLProblem(kind: .malformed, line: tag.line, reason:
-                        "the root element is <\(String(decoding: tag.name, as: UTF8.self))>, not <HealthData>: this is not an Apple Health export")
+                        "the root element is <\(XMLProblem.excerpt(tag.name))>, not <HealthData>: this is not an Apple Health export")
                 }
                 sawRoot = true
             } else if XMLAttributes.equals(tag.name, "Record") {
@@ -65,11 +65,11 @@ struct HealthExportParser: XMLTagHandler {
         case .end:
             guard depth > 0 else {
                 throw XMLProblem(kind: .malformed, line: tag.line,
-                                 reason: "</\(String(decoding: tag.name, as: UTF8.self))> closes no open element")
+                                 reason: "</\(XMLProblem.excerpt(tag.name))> closes no open element")
             }
             guard stack[depth - 1].elementsEqual(tag.name) else {
                 throw XMLProblem(kind: .malformed, line: tag.line, reason:
-                    "</\(String(decoding: tag.name, as: UTF8.self))> does not close <\(String(decoding: stack[depth - 1], as: UTF8.self))>")
+                    "</\(XMLProblem.excerpt(tag.name))> does not close <\(stack[depth - 1].withUnsafeBytes { XMLProblem.excerpt($0) })>")
             }
             depth -= 1
             if depth == 0 { closedRoot = true }
@@ -84,7 +84,7 @@ struct HealthExportParser: XMLTagHandler {
         }
         guard depth == 0 else {
             throw XMLProblem(kind: .truncated, line: line,
-                             reason: "the file ends inside <\(String(decoding: stack[depth - 1], as: UTF8.self))>")
+                             reason: "the file ends inside <\(stack[depth - 1].withUnsafeBytes { XMLProblem.excerpt($0) })>")
         }
     }
 

@@ -64,3 +64,17 @@ struct XMLProblem: Error {
         }
     }
 }
+
+extension XMLProblem {
+    /// What an error may quote of the input: its first 64 characters (Unicode scalars), with `…` when there is more.
+    static func excerpt(_ text: some StringProtocol) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > 64 else { return String(text) }
+        return String(String.UnicodeScalarView(scalars.prefix(64))) + "…"
+    }
+
+    /// ``excerpt(_:)`` of raw attribute or name bytes (entities decoded), reading no more than it quotes.
+    static func excerpt(_ raw: UnsafeRawBufferPointer) -> String {
+        excerpt(XMLAttributes.decode(UnsafeRawBufferPointer(rebasing: raw.prefix(64 * 4 + 16))))
+    }
+}

@@ -70,7 +70,7 @@ struct RecordDecoder {
         func date(_ raw: UnsafeRawBufferPointer, _ attribute: String) throws -> (ms: Int64, offsetSeconds: Int32?) {
             guard let date = HealthDate.parse(raw) else {
                 throw XMLProblem(kind: .invalidRecord, line: line,
-                                 reason: "Record \(attribute) \"\(XMLAttributes.decode(raw))\" is not a date")
+                                 reason: "Record \(attribute) \"\(XMLProblem.excerpt(raw))\" is not a date")
             }
             return date
         }
@@ -78,7 +78,7 @@ struct RecordDecoder {
         let end = try date(endRaw, "endDate")
         let creation = try creationRaw.map { try date($0, "creationDate") }
         guard end.ms >= start.ms else {
-            throw XMLProblem(kind: .invalidRecord, line: line, reason: "Record endDate \"\(XMLAttributes.decode(endRaw))\" is before its startDate \"\(XMLAttributes.decode(startRaw))\"")
+            throw XMLProblem(kind: .invalidRecord, line: line, reason: "Record endDate \"\(XMLProblem.excerpt(endRaw))\" is before its startDate \"\(XMLProblem.excerpt(startRaw))\"")
         }
 
         var value: Double
@@ -90,12 +90,12 @@ struct RecordDecoder {
             guard let code = CategoryValue.code(of: label) else {
                 if label.hasPrefix("HKCategoryValue") { return .unknownCategoryValue(type) }
                 throw XMLProblem(kind: .invalidRecord, line: line,
-                                 reason: "Record value \"\(label)\" is neither a number nor a category value")
+                                 reason: "Record value \"\(XMLProblem.excerpt(label))\" is neither a number nor a category value")
             }
             value = code
         } else {
             throw XMLProblem(kind: .invalidRecord, line: line,
-                             reason: "Record value \"\(XMLAttributes.decode(valueRaw))\" is not a number")
+                             reason: "Record value \"\(XMLProblem.excerpt(valueRaw))\" is not a number")
         }
 
         let sourceName = sources.string(for: sourceRaw)
