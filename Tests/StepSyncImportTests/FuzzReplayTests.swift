@@ -43,3 +43,55 @@ struct ImportFuzzReplayTests {
         #expect(Array("2019-01-01 08:00:00 +0100".utf8).withUnsafeBytes(XMLAttributesOracle.dateProblems) == [])
     }
 }
+
+/// What the fuzzers found in the importer, each pinned by its exact outcome (the inputs are in `Fuzz/Crashes/`).
+@Suite("Fuzz findings: the export reader")
+struct ImportFuzzFindingTests {
+    /// Parses `text` in one chunk and returns the problem it ends with.
+    private func problem(_ text: String) throws -> XMLProblem {
+        var scanner = XMLChunkScanner()
+        var parser = HealthExportParser()
+        do {
+            try Array(text.utf8).withUnsafeBytes { try scanner.feed($0, to: &parser) }
+            try scanner.finish()
+            try parser.finish(line: scanner.line)
+        } catch let problem as XMLProblem {
+            return problem
+        }
+        throw XMLProblem(kind: .malformed, line: 0, reason: "no problem")
+    }
+
+    @Test("an end tag's name is quoted to its first 64 characters (health-export crash-d15fcf17: 511 bytes)")
+    func longEndTagName() throws {
+        let name = String(repeating: "R", count: 300)
+        let p = try problem("<HealthData>\n<Workout>\n</\(name) x=\"\(name)\">\n</HealthData>")
+        #expect(p.line == 3)
+        #expect(p.reason == "</\(name.prefix(64))…> does not close <Workout>")
+        let q = try problem("<\(name)>")
+        #expect(q.reason == "the root element is <\(name.prefix(64))…>, not <HealthData>: this is not an Apple Health export")
+        let r = try problem("<HealthData>\n<\(name)>\n")
+        #expect(r.reason == "the file ends inside <\(name.prefix(64))…>")
+    }
+
+    @Test("a bad record value is quoted to its first 64 characters (xml-attributes crash-300ba3a0: 470 bytes)")
+    func longAttributeValue() throws {
+        var decoder = RecordDecoder()
+        let attributes = Array(#"type="HKQuantityTypeIdentifierStepCount" sourceName="x" startDate="2021"#.utf8)
+            + [UInt8](repeating: 0xFF, count: 200) + Array(#"" endDate="2020-02-29T10:10:00Z" value="1""#.utf8)
+        do {
+            _ = try attributes.withUnsafeBytes { try decoder.decode($0, line: 9) }
+            Issue.record("a startDate of 204 bytes was read as a date")
+        } catch let problem as XMLProblem {
+            #expect(problem.line == 9)
+            #expect(problem.reason == "Record startDate \"2021\(String(repeating: "\u{FFFD}", count: 60))…\" is not a date")
+        }
+        let value = String(repeating: "9x", count: 100)
+        let record = Array(#"type="HKQuantityTypeIdentifierStepCount" sourceName="x" startDate="2020-02-29T10:00:00Z" endDate="2020-02-29T10:10:00Z" value="\#(value)""#.utf8)
+        do {
+            _ = try record.withUnsafeBytes { try decoder.decode($0, line: 9) }
+            Issue.record("a value of 200 characters was read as a number")
+        } catch let problem as XMLProblem {
+            #expect(problem.reason == "Record value \"\(value.prefix(64))…\" is not a number")
+        }
+    }
+}

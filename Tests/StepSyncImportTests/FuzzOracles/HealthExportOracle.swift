@@ -19,8 +19,9 @@ import StepSyncCore
 /// 4. every sample ends at or after its start, and the records counted by type are the samples plus the records
 ///    skipped for an unknown category value.
 enum HealthExportOracle {
-    /// The longest error reason allowed: 64 echoed characters of at most 4 bytes each plus the fixed text.
-    static let maxReasonBytes = 64 * 4 + 200
+    /// The longest error reason allowed: two quoted values (`</a> does not close <b>`) of at most 64 characters of
+    /// at most 4 bytes each, plus the fixed text.
+    static let maxReasonBytes = 2 * 64 * 4 + 200
 
     /// The promises `input` breaks.
     static func problems(_ input: UnsafeRawBufferPointer) -> [String] {

@@ -23,8 +23,9 @@ import StepSyncCore
 ///    one (uuid included) when decoded again with warm caches; its errors name its line and echo at most 64
 ///    characters of the input.
 enum XMLAttributesOracle {
-    /// The longest error reason allowed: 64 echoed characters of at most 4 bytes each plus the fixed text.
-    static let maxReasonBytes = 64 * 4 + 200
+    /// The longest error reason allowed: two quoted values (`</a> does not close <b>`) of at most 64 characters of
+    /// at most 4 bytes each, plus the fixed text.
+    static let maxReasonBytes = 2 * 64 * 4 + 200
 
     /// The promises `bytes` breaks.
     static func problems(_ bytes: UnsafeRawBufferPointer) -> [String] {
