@@ -1,3 +1,5 @@
+import StepSyncCore
+
 /// Why an import failed, naming the file (and the entry of a zip) and, for XML content, the line.
 ///
 /// An import that throws leaves the sample store as it was: see `Planning/import.md`.
@@ -66,11 +68,9 @@ struct XMLProblem: Error {
 }
 
 extension XMLProblem {
-    /// What an error may quote of the input: its first 64 characters (Unicode scalars), with `…` when there is more.
+    /// What an error may quote of the input: ``InputExcerpt`` (its first 64 Unicode scalars, `…` when there is more).
     static func excerpt(_ text: some StringProtocol) -> String {
-        let scalars = text.unicodeScalars
-        guard scalars.count > 64 else { return String(text) }
-        return String(String.UnicodeScalarView(scalars.prefix(64))) + "…"
+        InputExcerpt.of(text)
     }
 
     /// ``excerpt(_:)`` of raw attribute or name bytes (entities decoded), reading no more than it quotes.
