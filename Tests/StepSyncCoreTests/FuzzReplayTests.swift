@@ -53,3 +53,39 @@ struct FuzzReplayTests {
         #expect(Array("2025-02-29T16:27:22Z".utf8).withUnsafeBytes { RFC3339Fields($0)?.inRange } == false)
     }
 }
+
+/// What fuzzing found in the core's parsers, each pinned by its exact outcome (the inputs are in `Fuzz/Crashes/`).
+@Suite("Fuzz findings: the wire")
+struct WireFuzzFindingTests {
+    @Test("a date followed by 200 combining accents is quoted to 64 scalars, not 64 characters (crash-review-grapheme-date)")
+    func graphemeEcho() throws {
+        let inputs = try FuzzCorpus("wire-line").crashes.filter { $0.name.hasSuffix("crash-review-grapheme-date") }
+        let line = try #require(inputs.first).bytes
+        let date = "2025-05-11T16:27:22.000Z"
+        #expect(throws: WireError.self) { try WireDecoder.decodeSample(line) }
+        do {
+            _ = try WireDecoder.decodeSample(line)
+        } catch {
+            #expect(error.kind == "invalid_date" && error.field == "startDate")
+            #expect(error.description == "field \"startDate\" \"\(date)\(String(repeating: "\u{301}", count: 40))…\" is not an ISO-8601 date such as 2025-05-11T16:27:22.000Z")
+            #expect(error.description.utf8.count < 200)
+        }
+    }
+
+    @Test("a type identifier of one character with 1,000 accents is quoted to 64 scalars")
+    func graphemeType() throws {
+        let type = SampleType(rawValue: "A" + String(repeating: "\u{301}", count: 1_000))
+        let problem = try #require(SampleValidation.typeProblem(type))
+        #expect(problem.detail == "\"A\(String(repeating: "\u{301}", count: 63))…\" is not a type identifier such as HKQuantityTypeIdentifierStepCount")
+    }
+
+    @Test("InputExcerpt keeps 64 scalars and marks a cut", arguments: [
+        (String(repeating: "x", count: 64), String(repeating: "x", count: 64)),
+        (String(repeating: "x", count: 65), String(repeating: "x", count: 64) + "…"),
+        ("", ""),
+        ("e\u{301}", "e\u{301}"),
+    ])
+    func excerpt(text: String, quoted: String) {
+        #expect(InputExcerpt.of(text).unicodeScalars.elementsEqual(quoted.unicodeScalars))
+    }
+}
