@@ -75,23 +75,13 @@ struct ImportFuzzFindingTests {
 
     @Test("a bad record value is quoted to its first 64 characters (xml-attributes crash-300ba3a0: 470 bytes)")
     func longAttributeValue() throws {
-        var decoder = RecordDecoder()
-        let attributes = Array(#"type="HKQuantityTypeIdentifierStepCount" sourceName="x" startDate="2021"#.utf8)
-            + [UInt8](repeating: 0xFF, count: 200) + Array(#"" endDate="2020-02-29T10:10:00Z" value="1""#.utf8)
-        do {
-            _ = try attributes.withUnsafeBytes { try decoder.decode($0, line: 9) }
-            Issue.record("a startDate of 204 bytes was read as a date")
-        } catch let problem as XMLProblem {
-            #expect(problem.line == 9)
-            #expect(problem.reason == "Record startDate \"2021\(String(repeating: "\u{FFFD}", count: 60))…\" is not a date")
-        }
+        let date = "2021" + String(repeating: "\u{FFFD}", count: 200)
+        let p = try problem("<HealthData>\n<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"x\" startDate=\"\(date)\" endDate=\"2020-02-29T10:10:00Z\" value=\"1\"/>\n</HealthData>")
+        #expect(p.line == 2)
+        #expect(p.reason == "Record startDate \"\(String(String.UnicodeScalarView(date.unicodeScalars.prefix(64))))…\" is not a date")
         let value = String(repeating: "9x", count: 100)
-        let record = Array(#"type="HKQuantityTypeIdentifierStepCount" sourceName="x" startDate="2020-02-29T10:00:00Z" endDate="2020-02-29T10:10:00Z" value="\#(value)""#.utf8)
-        do {
-            _ = try record.withUnsafeBytes { try decoder.decode($0, line: 9) }
-            Issue.record("a value of 200 characters was read as a number")
-        } catch let problem as XMLProblem {
-            #expect(problem.reason == "Record value \"\(value.prefix(64))…\" is not a number")
-        }
+        let q = try problem("<HealthData>\n\n<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"x\" startDate=\"2020-02-29T10:00:00Z\" endDate=\"2020-02-29T10:10:00Z\" value=\"\(value)\"/>\n</HealthData>")
+        #expect(q.line == 3)
+        #expect(q.reason == "Record value \"\(value.prefix(64))…\" is not a number")
     }
 }

@@ -16,8 +16,11 @@ import StepSyncCore
 /// 2. the cut does not matter: the same tags (kind, name, attributes, line), the same samples and counts, and the
 ///    same error (kind, line, reason) as when the document comes in one piece;
 /// 3. an error names a line of the document and echoes at most 64 characters of it (``maxReasonBytes``);
-/// 4. every sample ends at or after its start, and the records counted by type are the samples plus the records
-///    skipped for an unknown category value.
+/// 4. every sample ends at or after its start and has a finite value.
+///
+/// It uses only the parser's stable surface (``HealthExportParser/drain()``, ``HealthExportParser/recordsByType``,
+/// ``HealthExportParser/nestedRecords``, ``HealthExportParser/finish(line:)``), so it survives changes to how
+/// records are decoded or skipped.
 enum HealthExportOracle {
     /// The longest error reason allowed: two quoted values (`</a> does not close <b>`) of at most 64 characters of
     /// at most 4 bytes each, plus the fixed text.
@@ -49,12 +52,8 @@ enum HealthExportOracle {
                 }
             }
         }
-        for sample in parsedWhole.samples where sample.endMs < sample.startMs {
-            problems.append("a sample ends before it starts: \(sample.startMs)…\(sample.endMs)")
-        }
-        let unknown = parsedWhole.unknownCategoryValues.values.reduce(0, +)
-        if parsedWhole.recordsByType.values.reduce(0, +) != parsedWhole.samples.count + unknown {
-            problems.append("records by type do not add up to samples + unknown category values")
+        for sample in parsedWhole.samples where sample.endMs < sample.startMs || !sample.value.isFinite {
+            problems.append("a sample ends before it starts or has no finite value: \(sample.startMs)…\(sample.endMs) \(sample.value)")
         }
         return problems
     }
@@ -94,9 +93,7 @@ enum HealthExportOracle {
     struct Parsed: Equatable {
         var samples: [HealthSample] = []
         var recordsByType: [SampleType: Int] = [:]
-        var skippedElements: [String: Int] = [:]
         var nestedRecords = 0
-        var unknownCategoryValues: [SampleType: Int] = [:]
         var outcome = Outcome.finished(line: 1)
     }
 
@@ -148,9 +145,7 @@ enum HealthExportOracle {
             result.outcome = .failed(kind: "unexpected", line: 0, reason: "\(error)")
         }
         result.recordsByType = parser.recordsByType
-        result.skippedElements = parser.skippedElements
         result.nestedRecords = parser.nestedRecords
-        result.unknownCategoryValues = parser.unknownCategoryValues
         return result
     }
 }
