@@ -74,23 +74,25 @@ import_sources() {
 build_core() {
   local lib=$out/lib/libStepSyncCore.a
   if [ -f "$lib" ] && [ -z "$(find Sources/StepSyncCore -name '*.swift' -newer "$lib")" ] \
-     && [ "$(core_sources | md5sum)" = "$(cat "$out/lib/sources.md5" 2>/dev/null)" ]; then
+     && [ "$(core_sources | cksum)" = "$(cat "$out/lib/sources.sum" 2>/dev/null)" ]; then
     return 0
   fi
   echo "fuzz: building StepSyncCore (debug, ASan, coverage)"
   # shellcheck disable=SC2046
   quiet swiftc "${flags[@]}" -enable-testing -module-name StepSyncCore -emit-module \
     -emit-module-path "$out/lib/StepSyncCore.swiftmodule" -emit-library -static -o "$lib" $(core_sources)
-  core_sources | md5sum > "$out/lib/sources.md5"
+  core_sources | cksum > "$out/lib/sources.sum"
 }
 
 build_target() {
   local t=$1 file=Fuzz/Targets/$1.swift extra=() needs
   needs=$(sed -n '1s/^\/\/ fuzz-sources://p' "$file")
-  case " $needs " in *" core "*) mapfile -t -O "${#extra[@]}" extra < <(find Tests/StepSyncCoreTests/FuzzOracles -name '*.swift' | sort) ;; esac
+  local f
+  case " $needs " in *" core "*)
+    for f in $(find Tests/StepSyncCoreTests/FuzzOracles -name '*.swift' | sort); do extra+=("$f"); done ;;
+  esac
   case " $needs " in *" import "*)
-    mapfile -t -O "${#extra[@]}" extra < <(import_sources)
-    mapfile -t -O "${#extra[@]}" extra < <(find Tests/StepSyncImportTests/FuzzOracles -name '*.swift' | sort) ;;
+    for f in $(import_sources) $(find Tests/StepSyncImportTests/FuzzOracles -name '*.swift' | sort); do extra+=("$f"); done ;;
   esac
   local bin=$out/bin/$t
   if [ -f "$bin" ] && [ -z "$(find "$file" Fuzz/Support "${extra[@]}" "$out/lib/libStepSyncCore.a" -newer "$bin" 2>/dev/null)" ] \
@@ -99,7 +101,7 @@ build_target() {
   fi
   echo "fuzz: building $t (${#extra[@]} files besides StepSyncCore)"
   local module
-  module=Fuzz$(echo "$t" | sed -E 's/(^|-)([a-z0-9])/\U\2/g')
+  module=Fuzz$(echo "$t" | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s", toupper(substr($i, 1, 1)) substr($i, 2) }')
   quiet swiftc "${flags[@]}" -module-name "$module" -I "$out/lib" -L "$out/lib" -lStepSyncCore \
     "${extra[@]}" Fuzz/Support/*.swift "$file" -o "$bin"
   echo "${extra[*]}" > "$bin.sources"
