@@ -22,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        // Imported directly by the sink, the engine and the tests (they come with hummingbird and AHC anyway).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // One-file executable: everything else lives in libraries the tests can call.
@@ -43,6 +46,9 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
 
         // The sync engine: intervals → raw samples → HTTP (AsyncHTTPClient).
@@ -52,6 +58,9 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
         // Apple Health export.zip / export.xml importer (streaming).
@@ -79,26 +88,37 @@ let package = Package(
             "StepSyncCore", "StepSyncSink",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         // Shared by the engine and end-to-end tests: the real sink in process, a fault-injecting front (a small
         // Hummingbird app forwarding with AHC), a store fixture.
         .target(name: "StepSyncTestSupport", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ], path: "Tests/StepSyncTestSupport"),
         .testTarget(name: "StepSyncEngineTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncEngine", "StepSyncSink", "StepSyncTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
+        // Fixtures/: excerpts of real exports and DTDs, each naming its public source.
         .testTarget(name: "StepSyncImportTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncImport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncEngine", "StepSyncCLI", "StepSyncTestSupport",
+            "StepSyncImport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
     ]
 )

@@ -6,15 +6,17 @@ import NIOCore
 import NIOHTTP1
 import StepSyncCore
 
-/// The real ``Uploader``: `POST <server>/steps` through one AsyncHTTPClient `HTTPClient` for the whole run.
+/// The real ``Uploader``: `POST <server>/steps` (and `/samples`, `/steps/delete`, `/samples/delete`) through one
+/// AsyncHTTPClient `HTTPClient` for the whole run.
 ///
-/// Made with ``withUploader(server:gzip:token:concurrency:logger:_:)``, which shuts the client down on every path.
-/// The client does not retry connection establishment itself (a refused connection comes back at once, as a
-/// transient ``UploadOutcome/transportFailure(_:)`` the engine retries with its own backoff), connects within
-/// 5 s and gives each request 60 s.
+/// Made with ``withUploader(server:gzip:token:concurrency:requestTimeout:logger:_:)``, which shuts the client down on
+/// every path. The client does not retry connection establishment itself (a refused connection comes back at once,
+/// as ``UploadOutcome/unreachable(_:)``, and the engine waits for the sink with its own shared backoff), connects
+/// within 5 s and gives each request 60 s. Network errors are classified in `HTTPUploader+Errors.swift`.
 public struct HTTPUploader: Uploader {
     private let client: HTTPClient
-    private let server: String
+    /// The sink's base URL, without a trailing slash.
+    public let server: String
     private let gzip: Bool
     private let token: String?
     private let requestTimeout: TimeAmount
@@ -74,20 +76,9 @@ public struct HTTPUploader: Uploader {
 
     // MARK: - Uploading
 
-    /// `POST <server>/steps` with the samples body (gzipped with `gzip`); see ``Uploader/upload(_:sampleCount:)``.
-    public func upload(_ body: [UInt8], sampleCount: Int) async throws -> UploadOutcome {
-        try await post(body, path: "/steps", parse: Self.acknowledgement)
-    }
-
-    /// `POST <server>/steps/delete` with the uuids body; see ``Uploader/uploadDeletions(_:uuidCount:)``.
-    public func uploadDeletions(_ body: [UInt8], uuidCount: Int) async throws -> UploadOutcome {
-        try await post(body, path: "/steps/delete", parse: Self.deletionAcknowledgement)
-    }
-
-    private func post(
-        _ body: [UInt8], path: String, parse: (ByteBuffer) -> SinkAcknowledgement?
-    ) async throws -> UploadOutcome {
-        var request = HTTPClientRequest(url: server + path)
+    /// `POST <server><endpoint>` with `body` (gzipped with `gzip`); see ``Uploader/send(_:to:itemCount:)``.
+    public func send(_ body: [UInt8], to endpoint: SinkEndpoint, itemCount: Int) async throws -> UploadOutcome {
+        var request = HTTPClientRequest(url: server + endpoint.path)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -106,17 +97,41 @@ public struct HTTPUploader: Uploader {
             let responseBody = try await response.body.collect(upTo: 1 << 20)
             let status = Int(response.status.code)
             if (200..<300).contains(status) {
-                guard let ack = parse(responseBody) else {
+                let ack = endpoint.isDeletion ? Self.deletionAcknowledgement(responseBody) : Self.acknowledgement(responseBody)
+                guard let ack else {
                     return .rejected(status: 502, message: "the sink's answer is not an acknowledgement: "
                                      + Self.text(responseBody), retryAfterSeconds: nil)
                 }
                 return .accepted(ack)
             }
+            if (400..<500).contains(status), !endpoint.isDeletion,
+               let refusal = Self.sampleRefusal(responseBody, status: status, itemCount: itemCount) {
+                return .refusedSample(refusal)
+            }
             return .rejected(status: status, message: Self.message(responseBody, status: response.status),
                              retryAfterSeconds: RetryAfter.seconds(response.headers.first(name: "Retry-After")))
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            return .transportFailure(Self.describe(error))
+            return Self.outcome(of: error)
+        }
+    }
+
+    /// `GET <server>/health`: `nil` when the sink answered (any status: it is reachable), else why it could not be
+    /// reached.
+    public func probe() async -> SinkFailure? {
+        var request = HTTPClientRequest(url: server + "/health")
+        request.method = .GET
+        do {
+            let response = try await client.execute(request, timeout: .seconds(10), logger: logger)
+            _ = try await response.body.collect(upTo: 1 << 16)
+            return nil
+        } catch {
+            if Task.isCancelled { return SinkFailure(.unreachable, detail: "cancelled") }
+            switch Self.outcome(of: error) {
+            case .unreachable(let detail): return SinkFailure(.unreachable, detail: detail)
+            case .transportFailure(let detail): return SinkFailure(.unreachable, detail: detail)
+            default: return SinkFailure(.unreachable, detail: Self.describe(error))
+            }
         }
     }
 
@@ -155,6 +170,19 @@ public struct HTTPUploader: Uploader {
         return SinkAcknowledgement(saved: ack.deleted + ack.missing, inserted: 0, duplicates: 0, deleted: ack.deleted)
     }
 
+    /// A 4xx naming one sample: `{"error":"negative_value","message":…,"index":3,"field":"value"}` with an index
+    /// inside the request.
+    private static func sampleRefusal(_ body: ByteBuffer, status: Int, itemCount: Int) -> SampleRefusal? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
+              let index = object["index"] as? Int, index >= 0, index < itemCount
+        else { return nil }
+        let message = (object["message"] as? String) ?? "sample \(index) refused"
+        let reason = (object["error"] as? String) ?? "refused"
+        return SampleRefusal(status: status, index: index, reason: String(reason.prefix(64)),
+                             field: (object["field"] as? String).map { String($0.prefix(64)) },
+                             message: String(message.prefix(300)))
+    }
+
     private static func acknowledgement(_ body: ByteBuffer) -> SinkAcknowledgement? {
         guard let ack = try? JSONDecoder().decode(Acknowledgement.self, from: Data(body.readableBytesView)) else {
             return nil
@@ -179,10 +207,5 @@ public struct HTTPUploader: Uploader {
     private static func text(_ body: ByteBuffer) -> String {
         let text = String(decoding: body.readableBytesView.prefix(500), as: UTF8.self)
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        return text.count > 300 ? String(text.prefix(300)) + "…" : text
     }
 }

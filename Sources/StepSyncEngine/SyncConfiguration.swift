@@ -4,27 +4,36 @@ import StepSyncCore
 public struct SyncConfiguration: Sendable {
     /// The most intervals in flight at once (≥ 1).
     public var concurrency: Int
-    /// Retries of transient failures.
+    /// Retries of transient failures that hit one interval (a 500, a read timeout).
     public var retryPolicy: RetryPolicy
+    /// How the engine waits for a sink that cannot be reached or answers 429/502/503/504, and when it gives up.
+    public var outagePolicy: SinkOutageMachine.Policy
     /// Put `failed` intervals back in the queue before starting (`--retry-failed`).
     public var retryFailed: Bool
-    /// The sample type whose intervals are synced.
-    public var type: SampleType
+    /// The sample types whose intervals are synced; `nil`: every type in the ledger (step counts first).
+    public var types: [SampleType]?
     /// Samples read from the store per page while building a request body.
     public var pageSize: Int
+    /// Probe the sink (`GET /health`) before the first interval, so a sink that is not running is one message
+    /// rather than a failed request per interval.
+    public var probeFirst: Bool
 
     /// Creates a configuration; `concurrency` and `pageSize` are clamped to at least 1.
     public init(
         concurrency: Int = 3,
         retryPolicy: RetryPolicy = .default,
+        outagePolicy: SinkOutageMachine.Policy = .default,
         retryFailed: Bool = false,
-        type: SampleType = .stepCount,
-        pageSize: Int = 5_000
+        types: [SampleType]? = nil,
+        pageSize: Int = 5_000,
+        probeFirst: Bool = true
     ) {
         self.concurrency = max(1, concurrency)
         self.retryPolicy = retryPolicy
+        self.outagePolicy = outagePolicy
         self.retryFailed = retryFailed
-        self.type = type
+        self.types = types
         self.pageSize = max(1, pageSize)
+        self.probeFirst = probeFirst
     }
 }

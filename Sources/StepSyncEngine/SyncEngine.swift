@@ -3,44 +3,74 @@ import Logging
 import StepSyncCore
 import StepSyncStore
 
-/// Syncs the store's pending intervals to the sink: claim → send → mark, at most `concurrency` in flight.
+/// Syncs the store's pending intervals of every sample type to the sink: claim → send → mark, at most `concurrency`
+/// in flight.
 ///
-/// The protocol, for each pending interval, oldest first:
+/// The protocol, for each pending interval (step counts first, then the other types; oldest first in each):
 /// 1. **claim**: `markInFlight` (pending → inFlight, one more attempt) — durable before anything is sent;
-/// 2. **send**: read the interval's raw samples (`[start, end)`, paged), encode them once (``WireEncoder``), POST;
-///    transient failures are retried with backoff inside the interval's task (``IntervalSendMachine``);
+/// 2. **send**: read the interval's raw samples (`[start, end)`, paged), leave out those ``SampleValidation`` finds
+///    invalid (recorded as rejected), encode the rest once (``WireEncoder``), POST (`/steps` for step counts,
+///    `/samples` for the other types); transient faults of this request are retried with backoff inside the
+///    interval's task (``IntervalSendMachine``);
 /// 3. **mark**: `markSynced` (fsynced) on the sink's acknowledgement — only then does the interval count as done;
-///    a 4xx or running out of attempts marks it `failed` with the reason and the sync goes on.
+///    a 4xx marks it `failed` with the reason (a 4xx naming one sample leaves that sample out and resends the rest).
 ///
 /// A crash between 1 and 3 leaves the interval `inFlight`; the next run puts it back to pending at startup and resends
 /// it, and the sink's de-duplication by uuid keeps the end state exact (the resent samples count as `duplicates`).
 ///
+/// **The sink as a whole** (it cannot be reached, or answers 429/502/503/504) is not any interval's fault: the
+/// interval goes back to pending, no new interval starts, and once nothing is in flight the engine waits with one
+/// shared backoff, probes `GET /health`, and carries on — or gives up after `giveUpAfter` with every unsent interval
+/// still pending (``SinkOutageMachine``). The sink is probed once before the first interval too.
+///
 /// Concurrency is a task group filled to `concurrency` interval tasks and topped up as each finishes, plus one task
-/// watching the ``SyncStop``: the first request stops the topping-up (the tasks in flight finish; one waiting out a
-/// backoff goes back to pending), the second cancels the tasks in flight (they go back to pending).
+/// watching the ``SyncStop``: the first request stops the topping-up and ends every wait at once (the interval
+/// waiting goes back to pending; those sending finish), the second cancels the tasks in flight (they go back to
+/// pending). Every wait is on the injected `clock`, and every jitter comes from generators seeded by `randomSeed`,
+/// so tests drive retries, outages and pauses without real sleeps.
 public struct SyncEngine: Sendable {
     /// The store whose ledger is synced.
     public let store: StepStore
     /// Where the bodies go.
     public let uploader: any Uploader
-    /// Concurrency, retries, type.
+    /// Concurrency, retries, waiting for the sink, types.
     public let configuration: SyncConfiguration
     /// Where the engine logs (one line per failure, retry and requeue).
     public let logger: Logger
+    /// The clock every wait (retry backoff, wait for the sink) and every elapsed time is measured on.
+    let clock: EngineClock
+    /// The seed of the jitter: each interval draws from its own generator seeded with (seed, interval id), the wait
+    /// for the sink from another, so a run's delays do not depend on the order tasks run in.
+    public let randomSeed: UInt64
 
     /// Creates an engine; nothing runs until ``run(stop:progress:)``.
-    public init(store: StepStore, uploader: any Uploader, configuration: SyncConfiguration, logger: Logger) {
+    ///
+    /// - Parameters:
+    ///   - clock: the clock of every wait and elapsed time (`ContinuousClock` in the CLI; tests pass a clock they
+    ///     move themselves).
+    ///   - randomSeed: the seed of every jitter (random by default; tests fix it).
+    public init(
+        store: StepStore,
+        uploader: any Uploader,
+        configuration: SyncConfiguration,
+        logger: Logger,
+        clock: some Clock<Duration> = ContinuousClock(),
+        randomSeed: UInt64 = UInt64.random(in: .min ... .max)
+    ) {
         self.store = store
         self.uploader = uploader
         self.configuration = configuration
         self.logger = logger
+        self.clock = EngineClock(clock)
+        self.randomSeed = randomSeed
     }
 
     /// What the group's tasks report back to the loop.
     private enum Event: Sendable {
-        case stopRequested
-        case stopSignalEnded
-        case interval(IntervalResult)
+        case stopRequested(count: Int)
+        case interval(IntervalResult, rejected: [RejectedSample])
+        case waited(completed: Bool)
+        case probed(SinkFailure?)
     }
 
     /// How one interval's task ended.
@@ -49,17 +79,28 @@ public struct SyncEngine: Sendable {
         case failed
         case requeued
         case notPending
+        case sinkUnavailable(SyncInterval, SinkFailure)
+        case endpointMissing(SinkEndpoint, message: String)
     }
 
-    /// Runs the sync until every pending interval is synced or failed, or until `stop` is requested.
+    /// What the loop is doing besides the intervals in flight.
+    private enum Phase {
+        case sending
+        case waitingForSink
+        case probing
+        case gaveUp
+    }
+
+    /// Runs the sync until every pending interval is synced or failed, until `stop` is requested, or until the sink
+    /// has been unavailable for `giveUpAfter`.
     ///
     /// - Parameters:
-    ///   - stop: the stop signal (first request: finish in-flight intervals and stop; second: cancel them).
-    ///   - progress: called on the caller's task after each interval ends.
+    ///   - stop: the stop signal (first request: end waits, finish the intervals sending and stop; second: cancel).
+    ///   - progress: called on the caller's task after each interval ends and when a wait for the sink starts or ends.
     /// - Returns: what the run did and what the ledger holds after it.
     /// - Throws: a store error (the disk); intervals in flight then go back to pending.
     public func run(stop: SyncStop = .never, progress: (SyncProgress) -> Void = { _ in }) async throws -> SyncReport {
-        let started = ContinuousClock.now
+        let elapsed = clock.stopwatch()
         var report = SyncReport()
         report.recoveredInFlight = try store.requeueInFlight()
         if report.recoveredInFlight > 0 {
@@ -70,16 +111,33 @@ public struct SyncEngine: Sendable {
             let requeued = try store.requeueFailed()
             logger.info("Put failed intervals back to pending", metadata: ["sync.requeued": "\(requeued)"])
         }
-        let queue = try store.intervals(of: configuration.type, status: [.pending])
+        let types = try configuration.types ?? Self.syncOrder(store.intervalTypes())
+        report.types = types
+        var queue: [SyncInterval] = []
+        for type in types { queue += try store.intervals(of: type, status: [.pending]) }
         var state = SyncProgress(done: 0, total: queue.count, synced: 0, failed: 0, samplesSent: 0, elapsedSeconds: 0)
+        var outage = SinkOutageMachine(policy: configuration.outagePolicy)
+        var random = SplitMix64(seed: SplitMix64.hash(randomSeed, 0x0D0A, 0))
+        var rejectedSeen = Set<UUID>()
+        var missingEndpoints: [SinkEndpoint: String] = [:]
+
+        if configuration.probeFirst, !queue.isEmpty, stop.requestCount == 0, let failure = await uploader.probe() {
+            outage.failed(failure, at: elapsed())
+        }
 
         try await withThrowingTaskGroup(of: Event.self) { group in
             var next = queue.startIndex
             var running = 0
+            var phase = Phase.sending
             var stopping = false
             var cancelled = false
-            /// Acts on the stop requests made so far; returns whether new intervals may start.
-            func observeStop(_ group: inout ThrowingTaskGroup<Event, any Error>) -> Bool {
+            var waitStarted = Duration.zero
+            group.addTask {
+                await stop.requested(count: 1)
+                return .stopRequested(count: 1)
+            }
+            /// Acts on the stop requests made so far.
+            func observeStop(_ group: inout ThrowingTaskGroup<Event, any Error>) {
                 let requests = stop.requestCount
                 if requests >= 1, !stopping {
                     stopping = true
@@ -93,29 +151,102 @@ public struct SyncEngine: Sendable {
                                   metadata: ["sync.inFlight": "\(running)"])
                     group.cancelAll()
                 }
-                return !stopping
             }
-            group.addTask { await Self.waitForStop(stop) }
-            // Fill the group to the limit…
-            while running < configuration.concurrency, next < queue.endIndex, observeStop(&group) {
-                let interval = queue[next]
-                group.addTask { .interval(try await self.send(interval, stop: stop)) }
-                next += 1
-                running += 1
-            }
-            // …and start one more each time one finishes, until the queue is empty or a stop is requested.
-            while running > 0, let event = try await group.next() {
+
+            while true {
+                // Start what may start: intervals up to the limit, or — the sink being down and nothing in flight —
+                // the shared wait (or giving up).
+                observeStop(&group)
+                if phase == .sending, !stopping {
+                    if outage.isDown {
+                        if running == 0 {
+                            switch outage.nextStep(at: elapsed(), using: &random) {
+                            case .giveUp(let failure, let after):
+                                phase = .gaveUp
+                                report.gaveUp = failure.message(server: uploader.server)
+                                report.gaveUpAfterSeconds = after
+                                logger.info("Gave up waiting for the sink", metadata: [
+                                    "sync.server": "\(uploader.server)", "sync.error": "\(failure.note)",
+                                    "sync.outageSeconds": "\(after)",
+                                ])
+                            case .wait(let delay, let failure):
+                                phase = .waitingForSink
+                                waitStarted = elapsed()
+                                report.serverWaits += 1
+                                state.serverWait = .init(message: failure.message(server: uploader.server),
+                                                         retryInSeconds: Self.seconds(delay))
+                                logger.info("Waiting for the sink", metadata: [
+                                    "sync.server": "\(uploader.server)", "sync.error": "\(failure.note)",
+                                    "sync.delay": "\(delay)",
+                                ])
+                                state.elapsedSeconds = Self.seconds(elapsed())
+                                progress(state)
+                                group.addTask { [clock] in
+                                    .waited(completed: await Self.wait(delay, on: clock, unlessStopped: stop))
+                                }
+                            }
+                        }
+                    } else {
+                        while running < configuration.concurrency, next < queue.endIndex {
+                            let interval = queue[next]
+                            if !missingEndpoints.isEmpty, missingEndpoints[SinkEndpoint.of(interval)] != nil {
+                                // The sink does not serve this interval's endpoint: leave it pending.
+                                report.skipped += 1
+                                state.done += 1
+                                next += 1
+                                continue
+                            }
+                            group.addTask {
+                                let (result, rejected) = try await self.send(interval, stop: stop)
+                                return .interval(result, rejected: rejected)
+                            }
+                            next += 1
+                            running += 1
+                        }
+                    }
+                }
+                if running == 0, phase == .sending || phase == .gaveUp { break }
+
+                guard let event = try await group.next() else { break }
                 switch event {
-                case .stopRequested:
-                    _ = observeStop(&group)
-                    if !cancelled { group.addTask { await Self.waitForStop(stop) } }
-                case .stopSignalEnded:
-                    break
-                case .interval(let result):
+                case .stopRequested(let count):
+                    observeStop(&group)
+                    if count == 1, !cancelled {
+                        group.addTask {
+                            await stop.requested(count: 2)
+                            return .stopRequested(count: 2)
+                        }
+                    }
+                case .waited(let completed):
+                    report.serverWaitSeconds += Self.seconds(elapsed() - waitStarted)
+                    state.serverWait = nil
+                    if completed, !stopping {
+                        phase = .probing
+                        group.addTask { .probed(await uploader.probe()) }
+                    } else {
+                        phase = .sending
+                        state.elapsedSeconds = Self.seconds(elapsed())
+                        progress(state)
+                    }
+                case .probed(let failure):
+                    phase = .sending
+                    if let failure {
+                        outage.failed(failure, at: elapsed())
+                    } else {
+                        outage.probeAnswered()
+                        state.elapsedSeconds = Self.seconds(elapsed())
+                        progress(state)
+                    }
+                case .interval(let result, let rejected):
                     running -= 1
-                    state.done += 1
+                    for record in rejected where rejectedSeen.insert(record.uuid).inserted {
+                        report.rejectedThisRun += 1
+                        if report.rejected.count < SyncReport.maxListedRejections { report.rejected.append(record) }
+                    }
+                    state.rejected = report.rejectedThisRun
                     switch result {
                     case .synced(let kind, let count, let ack):
+                        outage.intervalAnswered()
                         report.synced += 1
                         switch kind {
                         case .samples:
@@ -128,91 +259,157 @@ public struct SyncEngine: Sendable {
                             report.deleted += ack.deleted
                         }
                         state.synced += 1
+                        state.done += 1
                     case .failed:
+                        outage.intervalAnswered()
                         report.failedThisRun += 1
                         state.failed += 1
+                        state.done += 1
                     case .requeued:
                         report.requeued += 1
+                        state.done += 1
                     case .notPending:
-                        break
+                        state.done += 1
+                    case .endpointMissing(let endpoint, let message):
+                        outage.intervalAnswered()
+                        if missingEndpoints[endpoint] == nil {
+                            missingEndpoints[endpoint] = message
+                            report.unsupported.append("the sink at \(uploader.server) does not take POST \(endpoint.path) "
+                                + "(\(message)): the intervals of types other than step counts stay pending — update "
+                                + "the sink, or sync only step counts with --type \(SampleType.stepCount.rawValue)")
+                            logger.warning("The sink does not serve an endpoint: its intervals stay pending",
+                                           metadata: ["sync.endpoint": "\(endpoint.path)", "sync.error": "\(message)"])
+                        }
+                        report.skipped += 1
+                        state.done += 1
+                    case .sinkUnavailable(let interval, let failure):
+                        // Not this interval's fault: it is pending again and goes to the back of the queue.
+                        outage.failed(failure, at: elapsed())
+                        if stopping {
+                            report.requeued += 1
+                            state.done += 1
+                        } else {
+                            queue.append(interval)
+                        }
                     }
-                    state.elapsedSeconds = Self.seconds(since: started)
+                    state.elapsedSeconds = Self.seconds(elapsed())
+                    state.activeSeconds = max(0, state.elapsedSeconds - report.serverWaitSeconds)
                     progress(state)
-                    if next < queue.endIndex, observeStop(&group) {
-                        let interval = queue[next]
-                        group.addTask { .interval(try await self.send(interval, stop: stop)) }
-                        next += 1
-                        running += 1
-                    }
                 }
             }
-            // Only the stop watcher can be left: end it.
+            // Only the stop watchers can be left: end them.
             group.cancelAll()
         }
 
-        let summary = try store.intervalSummary(of: configuration.type)
-        report.totalIntervals = summary.intervals
-        report.totalSynced = summary.synced
-        report.failed = summary.failed
-        report.pending = summary.pending + summary.inFlight
-        report.failures = try store.intervals(of: configuration.type, status: [.failed]).map {
-            SyncFailure(intervalId: $0.id, range: $0.range, attempts: $0.attempts, message: $0.lastError ?? "")
-        }
-        report.seconds = Self.seconds(since: started)
+        try summarise(into: &report, types: types)
+        report.seconds = Self.seconds(elapsed())
         return report
+    }
+
+    /// Fills the ledger's part of the report: counts by status over `types`, failures, rejected samples.
+    private func summarise(into report: inout SyncReport, types: [SampleType]) throws {
+        for type in types {
+            let summary = try store.intervalSummary(of: type)
+            report.totalIntervals += summary.intervals
+            report.totalSynced += summary.synced
+            report.failed += summary.failed
+            report.pending += summary.pending + summary.inFlight
+            report.failures += try store.intervals(of: type, status: [.failed]).map {
+                SyncFailure(intervalId: $0.id, type: type, range: $0.range, attempts: $0.attempts,
+                            message: $0.lastError ?? "")
+            }
+        }
+        let rejectedCounts = try store.rejectedCounts()
+        report.rejectedTotal = types.reduce(0) { $0 + (rejectedCounts[$1] ?? 0) }
     }
 
     // MARK: - One interval
 
-    /// Claims, sends (with retries) and marks one interval.
-    private func send(_ interval: SyncInterval, stop: SyncStop) async throws -> IntervalResult {
-        guard try store.markInFlight(interval.id) else { return .notPending }
+    /// Claims, sends (with retries) and marks one interval. Also returns the samples it left out as invalid.
+    private func send(_ interval: SyncInterval, stop: SyncStop) async throws -> (IntervalResult, [RejectedSample]) {
+        guard try store.markInFlight(interval.id) else { return (.notPending, []) }
         var metadata: Logger.Metadata = ["sync.interval.id": "\(interval.id)"]
+        var rejected: [RejectedSample] = []
         do {
-            let (body, count) = try encodeBody(of: interval)
-            if count == 0 {
-                // Nothing to send (the samples were deleted since layering): done without a request.
+            var payload = try IntervalPayload(of: interval, store: store, pageSize: configuration.pageSize,
+                                              nowMs: Self.nowMs())
+            if !payload.rejected.isEmpty {
+                rejected = payload.rejected
+                try store.recordRejected(rejected)
+                metadata["sync.rejected"] = "\(rejected.count)"
+                logger.warning("Left invalid samples out of an interval", metadata: metadata)
+            }
+            if payload.count == 0 {
+                // Nothing to send (the samples were deleted since layering, or all are invalid): done without a request.
                 try store.markSynced(interval.id, atMs: Self.nowMs())
-                return .synced(interval.kind, count: 0, SinkAcknowledgement(saved: 0, inserted: 0, duplicates: 0))
+                return (.synced(interval.kind, count: 0, SinkAcknowledgement(saved: 0, inserted: 0, duplicates: 0)),
+                        rejected)
             }
             var machine = IntervalSendMachine(policy: configuration.retryPolicy)
-            var generator = SystemRandomNumberGenerator()
+            var random = SplitMix64(seed: SplitMix64.hash(randomSeed, 0x1A7E, Int(truncatingIfNeeded: interval.id)))
             while true {
                 try Task.checkCancellation()
                 machine.startSend()
-                let outcome = switch interval.kind {
-                case .samples: try await uploader.upload(body, sampleCount: count)
-                case .deletions: try await uploader.uploadDeletions(body, uuidCount: count)
+                let outcome = try await uploader.send(payload.body, to: payload.endpoint, itemCount: payload.count)
+                if let message = Self.missingEndpoint(outcome, payload.endpoint) {
+                    // A sink without /samples (HealthStepsSync, an older stepsync): a fact about the sink, not about
+                    // this interval — it stays pending, and so do the others of its endpoint.
+                    try store.markPending(interval.id, error: message)
+                    return (.endpointMissing(payload.endpoint, message: message), rejected)
                 }
-                let action = machine.received(outcome, stopping: stop.requestCount > 0, using: &generator)
+                let action = machine.received(outcome, stopping: stop.requestCount > 0, using: &random)
                 metadata["sync.attempt"] = "\(machine.attempts)"
                 switch action {
                 case .markSynced(let ack):
                     try store.markSynced(interval.id, atMs: Self.nowMs())
-                    if ack.saved != count {
+                    if ack.saved != payload.count {
                         metadata["sync.saved"] = "\(ack.saved)"
-                        metadata["sync.sent"] = "\(count)"
+                        metadata["sync.sent"] = "\(payload.count)"
                         logger.warning("The sink acknowledged another number of samples than sent", metadata: metadata)
                     }
-                    return .synced(interval.kind, count: count, ack)
+                    return (.synced(interval.kind, count: payload.count, ack), rejected)
                 case .retry(let delay, let reason):
                     metadata["sync.error"] = "\(reason)"
                     metadata["sync.delay"] = "\(delay)"
                     logger.info("Retrying an interval after a transient failure", metadata: metadata)
-                    try await Task.sleep(for: delay)
+                    guard await Self.wait(delay, on: clock, unlessStopped: stop) else {
+                        try Task.checkCancellation()
+                        guard case .requeue(let why) = machine.paused() else { preconditionFailure() }
+                        try store.markPending(interval.id, error: "\(reason) (\(why))")
+                        return (.requeued, rejected)
+                    }
+                case .dropSample(let refusal):
+                    guard let sample = payload.removeSample(at: refusal.index) else {
+                        try store.markFailed(interval.id, error: refusal.description)
+                        return (.failed, rejected)
+                    }
+                    let record = RejectedSample(sample, refusal: refusal, intervalId: interval.id, atMs: Self.nowMs())
+                    try store.recordRejected([record])
+                    rejected.append(record)
+                    metadata["sync.rejected.uuid"] = "\(sample.uuid)"
+                    metadata["sync.error"] = "\(refusal.description)"
+                    logger.warning("The sink refused a sample: left it out and resending the rest", metadata: metadata)
+                    if payload.count == 0 {
+                        try store.markSynced(interval.id, atMs: Self.nowMs())
+                        return (.synced(interval.kind, count: 0, SinkAcknowledgement(saved: 0, inserted: 0, duplicates: 0)),
+                                rejected)
+                    }
                 case .markFailed(let message):
                     metadata["sync.error"] = "\(message)"
                     logger.error("Interval failed", metadata: metadata)
                     try store.markFailed(interval.id, error: message)
-                    return .failed
+                    return (.failed, rejected)
                 case .requeue(let reason):
                     try store.markPending(interval.id, error: reason)
-                    return .requeued
+                    return (.requeued, rejected)
+                case .yieldToSink(let failure):
+                    try store.markPending(interval.id, error: failure.note)
+                    return (.sinkUnavailable(interval, failure), rejected)
                 }
             }
         } catch is CancellationError {
             try store.markPending(interval.id)
-            return .requeued
+            return (.requeued, rejected)
         } catch {
             // A store error: put the claim back (best effort) and let the run fail.
             try? store.markPending(interval.id)
@@ -220,55 +417,46 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    /// The request body of an interval and how many samples (or deleted uuids) it carries.
-    ///
-    /// A samples interval sends its samples (start in its range, change sequence in its window), read page by page
-    /// and encoded once with ``WireEncoder`` (at most a few thousand by design). A deletions interval sends the uuids
-    /// of the tombstones in its sequence window as `{"uuids":[…]}`; resending one is harmless (the sink counts the
-    /// uuids it no longer holds as missing).
-    private func encodeBody(of interval: SyncInterval) throws -> (body: [UInt8], count: Int) {
-        switch interval.kind {
-        case .samples:
-            var samples: [HealthSample] = []
-            samples.reserveCapacity(interval.samples)
-            try store.forEachSamplePage(for: interval, pageSize: configuration.pageSize) { page in
-                samples.append(contentsOf: page)
-            }
-            return (WireEncoder.encodeRequest(samples), samples.count)
-        case .deletions:
-            var body = Array(#"{"uuids":["#.utf8)
-            var count = 0
-            var after = interval.seqAfter
-            while true {
-                let page = try store.tombstones(of: interval.type, seqAfter: after, seqThrough: interval.seqThrough,
-                                                limit: configuration.pageSize)
-                for tombstone in page {
-                    if count > 0 { body.append(UInt8(ascii: ",")) }
-                    body.append(UInt8(ascii: "\""))
-                    body.append(contentsOf: tombstone.uuid.uuidString.utf8)
-                    body.append(UInt8(ascii: "\""))
-                    count += 1
-                }
-                guard page.count == configuration.pageSize, let last = page.last else { break }
-                after = last.seq
-            }
-            body.append(contentsOf: "]}".utf8)
-            return (body, count)
-        }
-    }
-
     // MARK: - Helpers
 
-    private static func waitForStop(_ stop: SyncStop) async -> Event {
-        for await _ in stop.requests {
-            return .stopRequested
-        }
-        return .stopSignalEnded
+    /// The sink's message when `outcome` says it does not serve `endpoint` at all: a 404 or 405 to `/samples` or
+    /// `/samples/delete` (step counts' endpoints are the HealthStepsSync wire every sink serves).
+    static func missingEndpoint(_ outcome: UploadOutcome, _ endpoint: SinkEndpoint) -> String? {
+        guard endpoint == .samples || endpoint == .samplesDelete,
+              case .rejected(let status, let message, _) = outcome, status == 404 || status == 405
+        else { return nil }
+        return "HTTP \(status): \(message.prefix(120))"
     }
 
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let d = ContinuousClock.now - start
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    /// Waits `delay` on `clock`; returns `false` at once when a stop is (or was) requested or the task is cancelled.
+    static func wait(_ delay: Duration, on clock: EngineClock, unlessStopped stop: SyncStop) async -> Bool {
+        guard stop.requestCount == 0 else { return false }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                do {
+                    try await clock.sleep(delay)
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            group.addTask {
+                await stop.requested(count: 1)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first && !Task.isCancelled
+        }
+    }
+
+    /// Step counts first (the HealthStepsSync wire), then the other types in identifier order.
+    static func syncOrder(_ types: [SampleType]) -> [SampleType] {
+        types.filter { $0 == .stepCount } + types.filter { $0 != .stepCount }.sorted()
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private static func nowMs() -> Int64 {

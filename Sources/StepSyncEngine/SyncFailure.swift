@@ -4,6 +4,8 @@ import StepSyncCore
 public struct SyncFailure: Hashable, Sendable {
     /// The interval's id in the ledger.
     public var intervalId: Int64
+    /// Its sample type.
+    public var type: SampleType = .stepCount
     /// Its range of sample starts.
     public var range: TimeRange
     /// Its sends so far (all runs).

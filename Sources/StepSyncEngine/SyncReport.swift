@@ -20,8 +20,31 @@ public struct SyncReport: Hashable, Sendable {
     public var deleted: Int = 0
     /// Intervals found `inFlight` at startup (a crash or `kill -9` left them) and put back to pending.
     public var recoveredInFlight: Int = 0
+    /// Samples this run left out as invalid (recorded as rejected, never sent; the rest of their intervals was).
+    public var rejectedThisRun: Int = 0
+    /// The first of them (at most ``maxListedRejections``), in the order found.
+    public var rejected: [RejectedSample] = []
+    /// The store's record after the run: samples rejected by this run and earlier ones.
+    public var rejectedTotal: Int = 0
     /// Whether a stop was requested (the run was paused).
     public var stopped = false
+    /// When the run gave up waiting for the sink (`--give-up-after`): the one line saying why, e.g.
+    /// `cannot reach http://127.0.0.1:8000: connection refused — is stepsync serve running?`. Every unsent interval
+    /// is still pending.
+    public var gaveUp: String?
+    /// How long the outage it gave up on had lasted, in seconds.
+    public var gaveUpAfterSeconds: Double = 0
+    /// How many times the run waited for the sink, and for how long in all (seconds).
+    public var serverWaits: Int = 0
+    /// Seconds spent waiting for the sink.
+    public var serverWaitSeconds: Double = 0
+    /// Endpoints the sink does not serve (a sink without `POST /samples`), one line each: their intervals stayed
+    /// pending.
+    public var unsupported: [String] = []
+    /// Intervals left pending because the sink does not serve their endpoint.
+    public var skipped: Int = 0
+    /// The sample types the run went through.
+    public var types: [SampleType] = []
     /// Seconds the run took.
     public var seconds: Double = 0
     /// The ledger after the run: all intervals.
@@ -34,6 +57,9 @@ public struct SyncReport: Hashable, Sendable {
     public var pending: Int = 0
     /// The ledger's failed intervals, oldest first.
     public var failures: [SyncFailure] = []
+
+    /// The most rejected samples a report lists (``rejectedThisRun`` counts them all).
+    public static let maxListedRejections = 1_000
 
     /// Creates an empty report.
     public init() {}

@@ -8,9 +8,13 @@ import StepSyncStore
 /// ``HealthExportParser``, and every top-level record is inserted with a uuid derived from its content, so a
 /// second import of the same export adds nothing and a newer export adds only what is new.
 ///
+/// A record that cannot be stored (a value missing on a quantity type or unreadable, a date that is not a date, a
+/// sample ``SampleValidation`` refuses) is skipped and counted by ``SkipReason``; the rest of the file is imported.
+/// With `strict`, such a record refuses the whole import instead.
+///
 /// The whole import is one store transaction (``StepStore/insertSamples(_:)``): if anything fails — the file is
-/// not an export, the zip or the XML is truncated, a date or value cannot be read — the transaction rolls back,
-/// the store is left exactly as it was, and the ``ImportError`` names the file and line.
+/// not an export, the zip or the XML is truncated or damaged, or `strict` meets a record it would skip — the
+/// transaction rolls back, the store is left exactly as it was, and the ``ImportError`` names the file and line.
 public struct HealthImporter: Sendable {
     /// The store samples go to.
     public let store: StepStore
@@ -22,9 +26,12 @@ public struct HealthImporter: Sendable {
 
     /// Imports the export at `path`, calling `progress` after every chunk of XML.
     ///
+    /// - Parameter strict: refuse the whole import (``ImportError``, store unchanged) when any record would be
+    ///   skipped, rather than skipping and counting it.
     /// - Throws: ``ImportError`` (the store is unchanged), or a store error if the database itself fails.
     public func importExport(
         at path: String,
+        strict: Bool = false,
         progress: (ImportProgress) -> Void = { _ in }
     ) throws -> ImportSummary {
         let started = ContinuousClock.now
@@ -37,39 +44,48 @@ public struct HealthImporter: Sendable {
             var insertedByType: [SampleType: Int] = [:]
             var bytesRead: Int64 = 0
         }
+        // Two halves on two cores: a reader thread inflates, scans and decodes; this thread (the store's writer)
+        // inserts. See `ImportPipeline`.
         let (counts, inserted) = try store.insertSamples { inserter -> Counts in
+            let pipeline = ImportPipeline()
+            pipeline.startProducer(input: input, path: path, file: file, strict: strict)
+            defer {
+                pipeline.cancel()
+                pipeline.waitForProducer()
+            }
             var counts = Counts()
-            var scanner = XMLChunkScanner()
-            do {
-                try input.stream(path) { chunk in
-                    try scanner.feed(chunk, to: &counts.parser)
-                    for sample in counts.parser.drain() where try inserter.insert(sample) {
+            while true {
+                switch pipeline.take() {
+                case .samples(let samples, let bytesRead, let recordsRead):
+                    for sample in samples where try inserter.insert(sample) {
                         counts.insertedByType[sample.type, default: 0] += 1
                     }
-                    counts.bytesRead += Int64(chunk.count)
-                    progress(ImportProgress(bytesRead: counts.bytesRead, totalBytes: totalBytes,
-                                            records: counts.parser.recordsByType.values.reduce(0, +)))
+                    counts.bytesRead = bytesRead
+                    progress(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: recordsRead))
+                case .finished(let parser, let bytesRead):
+                    counts.parser = parser
+                    counts.bytesRead = bytesRead
+                    return counts
+                case .failed(let error):
+                    throw error
                 }
-                try scanner.finish()
-                try counts.parser.finish(line: scanner.line)
-            } catch let problem as XMLProblem {
-                throw problem.error(in: file)
             }
-            return counts
         }
         let elapsed = ContinuousClock.now - started
         return ImportSummary(
             file: path,
             entry: { if case .zip(_, let entry) = input { return entry.path } else { return nil } }(),
             bytesRead: counts.bytesRead,
+            recordsRead: counts.parser.recordsRead,
             recordsByType: counts.parser.recordsByType,
             insertedByType: counts.insertedByType,
             inserted: inserted.inserted,
             duplicates: inserted.duplicates,
             insertedSteps: inserted.insertedSteps,
-            skippedElements: counts.parser.skippedElements,
+            skipped: counts.parser.skipped,
+            firstSkipped: counts.parser.firstSkipped,
+            otherElements: counts.parser.otherElements,
             nestedRecords: counts.parser.nestedRecords,
-            unknownCategoryValues: counts.parser.unknownCategoryValues,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 }

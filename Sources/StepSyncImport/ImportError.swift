@@ -1,5 +1,3 @@
-import StepSyncCore
-
 /// Why an import failed, naming the file (and the entry of a zip) and, for XML content, the line.
 ///
 /// An import that throws leaves the sample store as it was: see `Planning/import.md`.
@@ -10,7 +8,7 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
         case badArchive
         case malformedXML
         case truncated
-        case invalidRecord
+        case strictRefusal
     }
 
     private let code: Code
@@ -44,15 +42,21 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
         ImportError(code: .truncated, message: "\(file) line \(line): \(reason); the file is truncated")
     }
 
-    /// A record's attribute cannot be read (a date that is not a date, a value that is not a number, …).
-    static func invalidRecord(_ file: String, line: Int, reason: String) -> ImportError {
-        ImportError(code: .invalidRecord, message: "\(file) line \(line): \(reason)")
+    /// `--strict`: a record would have been skipped (a date that is not a date, a value that is not a number, …),
+    /// so nothing is imported.
+    static func strictRefusal(_ file: String, line: Int, reason: String) -> ImportError {
+        ImportError(code: .strictRefusal, message: "\(file) line \(line): \(reason); --strict imports nothing when a record would be skipped (without it, the record is skipped and counted)")
     }
 }
 
 /// A problem found while scanning XML, before the importer knows the file's display name.
 struct XMLProblem: Error {
-    enum Kind { case malformed, truncated, invalidRecord }
+    enum Kind {
+        /// Structural damage: the file is refused.
+        case malformed, truncated
+        /// A record that would be skipped, under `--strict`.
+        case strict
+    }
     var kind: Kind
     var line: Int
     var reason: String
@@ -62,19 +66,7 @@ struct XMLProblem: Error {
         switch kind {
         case .malformed: return .malformedXML(file, line: line, reason: reason)
         case .truncated: return .truncated(file, line: line, reason: reason)
-        case .invalidRecord: return .invalidRecord(file, line: line, reason: reason)
+        case .strict: return .strictRefusal(file, line: line, reason: reason)
         }
-    }
-}
-
-extension XMLProblem {
-    /// What an error may quote of the input: ``InputExcerpt`` (its first 64 Unicode scalars, `…` when there is more).
-    static func excerpt(_ text: some StringProtocol) -> String {
-        InputExcerpt.of(text)
-    }
-
-    /// ``excerpt(_:)`` of raw attribute or name bytes (entities decoded), reading no more than it quotes.
-    static func excerpt(_ raw: UnsafeRawBufferPointer) -> String {
-        excerpt(XMLAttributes.decode(UnsafeRawBufferPointer(rebasing: raw.prefix(64 * 4 + 16))))
     }
 }

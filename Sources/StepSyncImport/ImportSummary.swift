@@ -1,6 +1,6 @@
 import StepSyncCore
 
-/// What an import read and stored.
+/// What an import read, stored and skipped.
 public struct ImportSummary: Sendable {
     /// The file imported.
     public var file: String
@@ -8,30 +8,38 @@ public struct ImportSummary: Sendable {
     public var entry: String?
     /// Bytes of XML read.
     public var bytesRead: Int64
-    /// Top-level records read, by type (stored, duplicate or skipped).
+    /// Top-level records and workouts read (stored, duplicate or skipped).
+    public var recordsRead: Int
+    /// Top-level records and workouts read, by type (workouts under `HKWorkoutTypeIdentifier`); a record with no
+    /// type is counted in ``recordsRead`` only.
     public var recordsByType: [SampleType: Int]
     /// New samples stored, by type.
     public var insertedByType: [SampleType: Int]
     /// New samples stored.
     public var inserted: Int
-    /// Records skipped because the store already held them (same derived uuid).
+    /// Records the store already held (same derived uuid).
     public var duplicates: Int
     /// The sum of the new step-count samples' values.
     public var insertedSteps: Double
-    /// Top-level elements that are not records (`Workout`, `ActivitySummary`, `Correlation`, …), by name.
-    public var skippedElements: [String: Int]
+    /// Records and workouts skipped, by reason (``SkipReason/key``); empty when nothing was skipped.
+    public var skipped: [SkipReason: Int]
+    /// The first few skipped records, with their line.
+    public var firstSkipped: [SkippedRecord]
+    /// Top-level elements that are not records or workouts (`ActivitySummary`, `Correlation`, `Me`, …), by name.
+    public var otherElements: [String: Int]
     /// Records nested in correlations: they repeat top-level records and are not stored twice.
     public var nestedRecords: Int
-    /// Category records skipped for a value label the importer does not know, by type.
-    public var unknownCategoryValues: [SampleType: Int]
     /// Wall-clock seconds the import took.
     public var seconds: Double
 
-    /// All top-level records read.
-    public var recordsRead: Int { recordsByType.values.reduce(0, +) }
+    /// Records and workouts skipped.
+    public var skippedCount: Int { skipped.values.reduce(0, +) }
 
     /// New step-count samples stored.
     public var insertedStepSamples: Int { insertedByType[.stepCount] ?? 0 }
+
+    /// New workouts stored.
+    public var insertedWorkouts: Int { insertedByType[.workout] ?? 0 }
 
     /// Records read per second.
     public var recordsPerSecond: Double { seconds > 0 ? Double(recordsRead) / seconds : 0 }

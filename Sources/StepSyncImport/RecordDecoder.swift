@@ -1,24 +1,30 @@
 import Foundation
 import StepSyncCore
 
-/// Turns the attributes of one `<Record>` into a ``HealthSample`` with a stable, derived uuid.
+/// Turns the attributes of one `<Record>` into a ``HealthSample`` with a stable, derived uuid, or says why the
+/// record is skipped.
 ///
 /// Records come in long runs of the same type, source, version, unit and device, so the strings for those
 /// attributes are kept in small caches keyed by their raw bytes and reused rather than decoded again.
 struct RecordDecoder {
     /// What a record became.
     enum Outcome {
-        /// A sample to store.
-        case sample(HealthSample)
-        /// A category record whose value label this importer does not know; it is skipped and counted.
-        case unknownCategoryValue(SampleType)
+        /// A sample to store once its children (beats, metadata) are read and it passes ``SampleValidation``.
+        case sample(HealthSample, SampleKind)
+        /// A record that is skipped: why, and what to tell people (the attribute, a ≤ 64-byte prefix of its value).
+        case skip(SkipReason, String)
     }
 
     /// The namespace of the version-5 uuids of imported Apple Health records. Never change it: every stored
     /// record's identity depends on it.
     static let namespace = UUID(uuidString: "6F3C1B52-7A0E-4D8B-9E21-5C4A7B9D0E13")!
 
-    private var types = StringCache()
+    /// Written in the uuid name in place of an absent string attribute. 0xFF never occurs in UTF-8, so an absent
+    /// attribute and a present empty one (`sourceVersion=""`) name different records, while every record whose
+    /// attributes are all present keeps the name (and uuid) it had before absent attributes were told apart.
+    static let absent: UInt8 = 0xFF
+
+    private var types = TypeCache()
     private var sources = StringCache()
     private var versions = StringCache()
     private var units = StringCache()
@@ -30,7 +36,15 @@ struct RecordDecoder {
         name.reserveCapacity(512)
     }
 
-    /// Decodes a record's attributes; `line` is the line of its start tag, for errors.
+    /// The type of the last record decoded (`nil` when it had none).
+    private(set) var lastType: SampleType?
+
+    /// The type of the last record decoded, cut to 128 bytes, for naming a skipped record.
+    var lastTypeName: String? { lastType.map { String($0.rawValue.prefix(128)) } }
+
+    /// Decodes a record's attributes; `line` is the line of its start tag.
+    ///
+    /// - Throws: ``XMLProblem`` only when the attributes are not well-formed XML (structural damage).
     mutating func decode(_ attributes: UnsafeRawBufferPointer, line: Int) throws -> Outcome {
         var typeRaw, sourceRaw, versionRaw, deviceRaw, unitRaw, valueRaw: UnsafeRawBufferPointer?
         var creationRaw, startRaw, endRaw: UnsafeRawBufferPointer?
@@ -57,75 +71,102 @@ struct RecordDecoder {
                 break
             }
         }
-        func missing(_ attribute: String) -> XMLProblem {
-            XMLProblem(kind: .invalidRecord, line: line, reason: "Record has no \(attribute) attribute")
+        guard let typeRaw else {
+            lastType = nil
+            return .skip(.missingAttribute, "it has no type attribute")
         }
-        guard let typeRaw else { throw missing("type") }
-        guard let sourceRaw else { throw missing("sourceName") }
-        guard let startRaw else { throw missing("startDate") }
-        guard let endRaw else { throw missing("endDate") }
-        let type = SampleType(types.string(for: typeRaw))
-        let isCategory = type.rawValue.hasPrefix("HKCategoryTypeIdentifier")
-
-        func date(_ raw: UnsafeRawBufferPointer, _ attribute: String) throws -> (ms: Int64, offsetSeconds: Int32?) {
-            guard let date = HealthDate.parse(raw) else {
-                throw XMLProblem(kind: .invalidRecord, line: line,
-                                 reason: "Record \(attribute) \"\(XMLProblem.excerpt(raw))\" is not a date")
+        let info = types.info(for: typeRaw)
+        lastType = info.type
+        guard let sourceRaw else { return .skip(.missingAttribute, "it has no sourceName attribute") }
+        guard let startRaw else { return .skip(.missingAttribute, "it has no startDate attribute") }
+        guard let endRaw else { return .skip(.missingAttribute, "it has no endDate attribute") }
+        guard let start = HealthDate.parse(startRaw) else { return .skip(.unreadableDate, Self.notADate("startDate", startRaw)) }
+        guard let end = HealthDate.parse(endRaw) else { return .skip(.unreadableDate, Self.notADate("endDate", endRaw)) }
+        var creationMs = Int64.min
+        if let creationRaw {
+            guard let creation = HealthDate.parse(creationRaw) else {
+                return .skip(.unreadableDate, Self.notADate("creationDate", creationRaw))
             }
-            return date
-        }
-        let start = try date(startRaw, "startDate")
-        let end = try date(endRaw, "endDate")
-        let creation = try creationRaw.map { try date($0, "creationDate") }
-        guard end.ms >= start.ms else {
-            throw XMLProblem(kind: .invalidRecord, line: line, reason: "Record endDate \"\(XMLProblem.excerpt(endRaw))\" is before its startDate \"\(XMLProblem.excerpt(startRaw))\"")
+            creationMs = creation.ms
         }
 
-        var value: Double
-        guard let valueRaw else { throw missing("value") }
-        if let number = Self.number(valueRaw) {
-            value = number
-        } else if isCategory {
-            let label = labels.string(for: valueRaw)
-            guard let code = CategoryValue.code(of: label) else {
-                if label.hasPrefix("HKCategoryValue") { return .unknownCategoryValue(type) }
-                throw XMLProblem(kind: .invalidRecord, line: line,
-                                 reason: "Record value \"\(XMLProblem.excerpt(label))\" is neither a number nor a category value")
+        let value: Double
+        if let valueRaw {
+            if let number = Self.number(valueRaw) {
+                value = number
+            } else if info.kind == .category {
+                let label = labels.string(for: valueRaw)
+                guard let code = CategoryValue.code(of: label) else {
+                    if label.hasPrefix("HKCategoryValue") {
+                        return .skip(.unknownCategoryValue, "value \(Self.quote(valueRaw)) is not a category value this importer knows")
+                    }
+                    return .skip(.unreadableValue, "value \(Self.quote(valueRaw)) is neither a number nor a category value")
+                }
+                value = code
+            } else {
+                return .skip(.unreadableValue, "value \(Self.quote(valueRaw)) is not a number")
             }
-            value = code
+        } else if info.kind == .category {
+            value = 0  // HKCategoryValueNotApplicable: mindful sessions, events such as HighHeartRateEvent.
         } else {
-            throw XMLProblem(kind: .invalidRecord, line: line,
-                             reason: "Record value \"\(XMLProblem.excerpt(valueRaw))\" is not a number")
+            return .skip(.missingValue, "it has no value attribute")
         }
 
         let sourceName = sources.string(for: sourceRaw)
         let sourceVersion = versionRaw.map { versions.string(for: $0) }
-        let unit = isCategory ? "" : unitRaw.map { units.string(for: $0) } ?? ""
         let device = deviceRaw.map { devices.device(for: $0) }
+        // Categories have no unit: they store and name "" whatever the attribute says (as before).
+        let unit: String? = info.kind == .category ? "" : unitRaw.map { units.string(for: $0) }
 
         // The identity: what stays the same when the same record is exported again (not the device's object
-        // address, not the UTC offset dates are written in).
+        // address, not the UTC offset dates are written in). An absent attribute is written as 0xFF.
         name.removeAll(keepingCapacity: true)
-        name.append(contentsOf: type.rawValue.utf8); name.append(0)
+        name.append(contentsOf: info.type.rawValue.utf8); name.append(0)
         name.append(contentsOf: sourceName.utf8); name.append(0)
-        name.append(contentsOf: (sourceVersion ?? "").utf8); name.append(0)
-        name.append(contentsOf: (device?.identity ?? "").utf8); name.append(0)
-        name.append(contentsOf: unit.utf8); name.append(0)
-        for word in [value.bitPattern, UInt64(bitPattern: start.ms), UInt64(bitPattern: end.ms),
-                     UInt64(bitPattern: creation?.ms ?? .min)] {
-            withUnsafeBytes(of: word.littleEndian) { name.append(contentsOf: $0) }
-        }
+        Self.appendOptional(sourceVersion, to: &name)
+        Self.appendOptional(device?.identity, to: &name)
+        Self.appendOptional(unit, to: &name)
+        Self.appendWord(value.bitPattern, to: &name)
+        Self.appendWord(UInt64(bitPattern: start.ms), to: &name)
+        Self.appendWord(UInt64(bitPattern: end.ms), to: &name)
+        Self.appendWord(UInt64(bitPattern: creationMs), to: &name)
+        if valueRaw == nil { name.append(Self.absent) }
         let uuid = name.withUnsafeBytes { NameBasedUUID.v5(namespace: Self.namespace, name: $0) }
 
         return .sample(HealthSample(
-            uuid: uuid, type: type, startMs: start.ms, endMs: end.ms, utcOffsetSeconds: start.offsetSeconds,
-            value: value, unit: unit, sourceName: sourceName, sourceBundleId: "", sourceVersion: sourceVersion,
-            deviceName: device?.name, deviceModel: device?.model))
+            uuid: uuid, type: info.type, startMs: start.ms, endMs: end.ms, utcOffsetSeconds: start.offsetSeconds,
+            value: value, unit: unit ?? "", sourceName: sourceName, sourceBundleId: "", sourceVersion: sourceVersion,
+            deviceName: device?.name, deviceModel: device?.model), info.kind)
     }
 
-    /// A finite number written in decimal, or `nil`. Plain decimals (`72`, `0.0123`, `-5.5`) take an exact fast
+    /// Appends the 8 little-endian bytes of `word`.
+    @inline(__always)
+    static func appendWord(_ word: UInt64, to name: inout [UInt8]) {
+        withUnsafeBytes(of: word.littleEndian) { name.append(contentsOf: $0) }
+    }
+
+    /// Appends `text` and a NUL, or the absent marker and a NUL.
+    @inline(__always)
+    static func appendOptional(_ text: String?, to name: inout [UInt8]) {
+        if let text { name.append(contentsOf: text.utf8) } else { name.append(absent) }
+        name.append(0)
+    }
+
+    /// `startDate "2019-13-01 08:00:00 +0100" is not a date`.
+    static func notADate(_ attribute: String, _ raw: UnsafeRawBufferPointer) -> String {
+        "\(attribute) \(quote(raw)) is not a date"
+    }
+
+    /// The decoded value in quotes, cut to 64 bytes (errors never echo more of the input).
+    static func quote(_ raw: UnsafeRawBufferPointer) -> String {
+        let text = XMLAttributes.decode(UnsafeRawBufferPointer(rebasing: raw.prefix(64)))
+        return "\"\(text)\"" + (raw.count > 64 ? "…" : "")
+    }
+
+    /// A number written in decimal (`72`, `0.0123`, `-5.5`, `1e-3`), or `nil`. Plain decimals take an exact fast
     /// path (an integer of at most 15 digits divided by a power of ten is correctly rounded); anything else goes
-    /// through the standard library's parser.
+    /// through the standard library's parser. Numbers too large for a double come back infinite, and are then
+    /// refused by ``SampleValidation`` as `value_not_finite`.
     static func number(_ b: UnsafeRawBufferPointer) -> Double? {
         let n = b.count
         guard n > 0 else { return nil }
@@ -153,8 +194,10 @@ struct RecordDecoder {
             let value = Double(mantissa) / powersOfTen[fraction]
             return negative ? -value : value
         }
-        guard let value = Double(String(decoding: b, as: UTF8.self).trimmingCharacters(in: .whitespaces)),
-              value.isFinite
+        let text = String(decoding: b, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        // Only decimal notation: Double("nan"), Double("inf") and hexadecimal floats are not what an export means.
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (first >= 48 && first <= 57),
+              !text.contains("x"), !text.contains("X"), let value = Double(text)
         else { return nil }
         return value
     }
@@ -163,7 +206,7 @@ struct RecordDecoder {
 }
 
 /// A few recently seen raw attribute values and their decoded strings.
-private struct StringCache {
+struct StringCache {
     private var keys: [[UInt8]] = []
     private var values: [String] = []
     private var next = 0
@@ -191,8 +234,29 @@ private struct StringCache {
     }
 }
 
+/// A few recently seen `type` attributes, their ``SampleType`` and its kind (computed once per type, not per record).
+private struct TypeCache {
+    private var keys: [[UInt8]] = []
+    private var values: [(type: SampleType, kind: SampleKind)] = []
+    private var next = 0
+    private static let capacity = 8
+
+    mutating func info(for raw: UnsafeRawBufferPointer) -> (type: SampleType, kind: SampleKind) {
+        for index in keys.indices where StringCache.same(keys[index], raw) { return values[index] }
+        let type = SampleType(XMLAttributes.decode(raw))
+        let value = (type, type.kind)
+        if keys.count < Self.capacity {
+            keys.append(Array(raw)); values.append(value)
+        } else {
+            keys[next] = Array(raw); values[next] = value
+            next = (next + 1) % Self.capacity
+        }
+        return value
+    }
+}
+
 /// A few recently seen `device` attributes and what they say.
-private struct DeviceCache {
+struct DeviceCache {
     private var keys: [[UInt8]] = []
     private var values: [HealthDevice] = []
     private var next = 0

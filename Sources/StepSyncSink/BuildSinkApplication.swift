@@ -3,11 +3,13 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// Builds the sink server: opens (and repairs) the data file, rebuilds the uuid index, and returns the application
-/// `stepsync serve` runs and the tests start on port 0. Run it in a `ServiceGroup`; stop it with
-/// `triggerGracefulShutdown()` (in-flight requests finish and are committed).
+/// Builds the sink server over the JSONL storage of `configuration.dataPath`: takes the data directory's lock,
+/// opens (and repairs) its files, rebuilds the uuid index, and returns the application `stepsync serve` runs and the
+/// tests start on port 0. Run it in a `ServiceGroup`; stop it with `triggerGracefulShutdown()` (in-flight requests
+/// finish and are committed, then the files are closed).
 ///
-/// - Throws: ``SampleLogError`` when the data file cannot be opened or holds a corrupt line.
+/// - Throws: ``SinkSetupError`` for a public bind without a token; ``SampleLogError`` when the data directory is
+///   held by another sink or cannot be opened.
 public func buildSinkApplication(configuration: SinkConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     try await buildSinkApplication(configuration: configuration, logger: logger, onServerRunning: { _ in })
 }
@@ -19,25 +21,56 @@ public func buildSinkApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void
 ) async throws -> some ApplicationProtocol {
-    let log = try SampleLog(path: configuration.dataPath, durable: configuration.durable, onSync: configuration.onSync,
-                            logger: logger)
+    try SinkSetupError.check(configuration)
+    let storage = try JSONLStorage(stepsPath: configuration.dataPath, durable: configuration.durable,
+                                   retryAfterSeconds: configuration.retryAfterSeconds, onSync: configuration.onSync,
+                                   logger: logger)
+    return try buildSinkApplication(configuration: configuration, storage: storage,
+                                    authenticator: SharedTokenAuthenticator(token: configuration.token), logger: logger,
+                                    onServerRunning: onServerRunning)
+}
+
+/// The sink server over any ``SampleStorage`` (the PostgreSQL sink passes its own storage and authenticator).
+/// The storage runs as a service of the application: started before the server, stopped after it.
+///
+/// - Throws: ``SinkSetupError`` for a public bind without a token (unless the authenticator is not the shared
+///   token's: a storage with its own clients always authenticates).
+public func buildSinkApplication(
+    configuration: SinkConfiguration,
+    storage: some SampleStorage,
+    authenticator: some SinkAuthenticator,
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    if authenticator is SharedTokenAuthenticator { try SinkSetupError.check(configuration) }
     var app = Application(
-        responder: SinkResponder(log: log, configuration: configuration),
+        responder: SinkResponder(storage: storage, authenticator: authenticator, configuration: configuration,
+                                 loopbackOnly: HostPolicy.isLoopbackAddress(configuration.host),
+                                 budget: BodyBudget(capacity: configuration.maxBufferedBytes)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "stepsync"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
-    app.addServices(SampleLogService(log: log))
+    app.addServices(storage)
     return app
 }
 
-/// Keeps the data file open for the server's lifetime. Shut down after the server (services stop in reverse
-/// order), when every in-flight request has been committed.
-struct SampleLogService: Service {
-    let log: SampleLog
+/// The sink refuses to start as configured.
+public struct SinkSetupError: Error, CustomStringConvertible {
+    /// What to change.
+    public let description: String
 
-    func run() async throws {
-        try? await gracefulShutdown()
-        _ = log // the last reference goes with the application; the descriptor closes in `SampleLogFile.deinit`
+    /// Whether `host` is a loopback address (`localhost`, `127.0.0.0/8`, `::1`), which needs no token.
+    public static func isLoopback(_ host: String) -> Bool { HostPolicy.isLoopbackAddress(host) }
+
+    /// Refuses a non-loopback bind without a token unless ``SinkConfiguration/allowUnauthenticated``.
+    public static func check(_ configuration: SinkConfiguration) throws {
+        guard !HostPolicy.isLoopbackAddress(configuration.host), configuration.token == nil,
+              !configuration.allowUnauthenticated
+        else { return }
+        throw SinkSetupError(description: """
+            --host \(configuration.host) is reachable from other machines: set --token (or STEPSYNC_TOKEN) so only \
+            clients with it can read and delete samples, or pass --allow-unauthenticated to run it open
+            """)
     }
 }

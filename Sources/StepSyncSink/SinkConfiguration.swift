@@ -1,25 +1,36 @@
 /// How a sink runs: where it listens, where it stores, what it accepts.
 public struct SinkConfiguration: Sendable {
-    /// The address to bind; loopback by default.
+    /// The address to bind; loopback by default. Any other address needs ``token`` (or
+    /// ``allowUnauthenticated``).
     public var host: String
     /// The port to bind; 0 picks a free one (see ``SinkServer/withRunningSink(configuration:logger:_:)``).
     public var port: Int
-    /// The JSONL file the sink stores samples in (created with its directory if missing).
+    /// The JSONL file of step counts (`<dir>/steps.jsonl`); the other types go to `<dir>/samples/<type>.jsonl`
+    /// (created with their directory if missing). Unused when the sink is given another storage.
     public var dataPath: String
     /// When set, every request but `GET /health` must carry `Authorization: Bearer <token>`.
     public var token: String?
+    /// Lets a sink bound to a non-loopback address run without a token (`serve --allow-unauthenticated`).
+    public var allowUnauthenticated: Bool
     /// The largest request body accepted, as sent (compressed or not); larger → 413.
     public var maxBodyBytes: Int
     /// The largest inflated size of a `Content-Encoding: gzip` body; larger → 413.
     public var maxInflatedBytes: Int
-    /// The page size of `GET /steps` when `?limit=` is absent.
+    /// The most bytes all requests in flight may hold as bodies (received and inflated) at once; a request that
+    /// would go over it is answered 503 with `Retry-After`.
+    public var maxBufferedBytes: Int
+    /// The page size of `GET /steps` and `GET /samples` when `?limit=` is absent.
     public var defaultPageLimit: Int
     /// The largest `?limit=` honoured.
     public var maxPageLimit: Int
-    /// Whether a 2xx waits for `fdatasync`. Turning it off is for benchmarks only: acknowledged samples can then be
-    /// lost on a crash.
+    /// The most bytes of stored JSON in one page (a page always holds at least one sample).
+    public var maxPageBytes: Int
+    /// Whether a 2xx waits for the data sync. Turning it off is for benchmarks only: acknowledged samples can then
+    /// be lost on a crash.
     public var durable: Bool
-    /// Called after every `fdatasync` of the data file (tests count group commits with it).
+    /// The `Retry-After` (seconds) of a 503 after a failed write.
+    public var retryAfterSeconds: Int
+    /// Called after every synced commit of the data files (tests count group commits with it).
     public var onSync: (@Sendable () -> Void)?
 
     /// Creates a configuration; every default is the `stepsync serve` default.
@@ -28,22 +39,30 @@ public struct SinkConfiguration: Sendable {
         port: Int = 8000,
         dataPath: String,
         token: String? = nil,
+        allowUnauthenticated: Bool = false,
         maxBodyBytes: Int = 64 << 20,
         maxInflatedBytes: Int = 256 << 20,
+        maxBufferedBytes: Int = 512 << 20,
         defaultPageLimit: Int = 1000,
         maxPageLimit: Int = 10_000,
+        maxPageBytes: Int = 8 << 20,
         durable: Bool = true,
+        retryAfterSeconds: Int = 5,
         onSync: (@Sendable () -> Void)? = nil
     ) {
         self.host = host
         self.port = port
         self.dataPath = dataPath
         self.token = token
+        self.allowUnauthenticated = allowUnauthenticated
         self.maxBodyBytes = maxBodyBytes
         self.maxInflatedBytes = maxInflatedBytes
+        self.maxBufferedBytes = maxBufferedBytes
         self.defaultPageLimit = defaultPageLimit
         self.maxPageLimit = maxPageLimit
+        self.maxPageBytes = maxPageBytes
         self.durable = durable
+        self.retryAfterSeconds = retryAfterSeconds
         self.onSync = onSync
     }
 }

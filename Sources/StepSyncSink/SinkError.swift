@@ -1,18 +1,21 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import StepSyncCore
 
-/// An error answered to the client: a status and a JSON body `{"error":…,"message":…,"index":…,"field":…}`.
+/// An error answered to the client: a status and a JSON body `{"error":…,"message":…,"index":…,"field":…}`
+/// (`index` and `field` when a sample is at fault). Messages never quote more than 64 characters of the input.
 public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
     private enum Code: String {
         case badRequest = "bad_request"
         case unauthorized
+        case forbiddenHost = "misdirected_host"
         case notFound = "not_found"
         case methodNotAllowed = "method_not_allowed"
         case tooLarge = "too_large"
         case unsupportedMediaType = "unsupported_media_type"
-        case storage = "storage_failed"
+        case storage = "storage_unavailable"
     }
 
     private let code: Code
@@ -23,7 +26,7 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
     private var kind: String
     private var sampleIndex: Int?
     private var field: String?
-    /// Extra response headers (`Allow`, `WWW-Authenticate`).
+    /// Extra response headers (`Allow`, `WWW-Authenticate`, `Retry-After`).
     public var headers: HTTPFields = [:]
 
     private init(_ code: Code, _ status: HTTPResponse.Status, _ message: String) {
@@ -33,7 +36,8 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
         self.kind = code.rawValue
     }
 
-    /// 400 for a body that is not valid wire JSON; names the problem, field and sample index.
+    /// 400 for a body that is not valid wire JSON or holds a sample ``SampleValidation`` refuses; `error` is the
+    /// problem's kind (`malformed_json`, `instant_out_of_range`, `field_too_long`, …), with its field and sample index.
     static func invalid(_ error: WireError) -> SinkError {
         var e = SinkError(.badRequest, .badRequest, error.description)
         e.kind = error.kind
@@ -42,18 +46,37 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
         return e
     }
 
-    /// 400 with a message.
-    static func badRequest(_ message: String) -> SinkError { SinkError(.badRequest, .badRequest, message) }
+    /// 400 naming a query parameter or body field.
+    static func badRequest(_ message: String, field: String? = nil) -> SinkError {
+        var e = SinkError(.badRequest, .badRequest, message)
+        e.field = field
+        return e
+    }
+
     /// 401: missing or wrong bearer token.
     static func unauthorized() -> SinkError {
-        var e = SinkError(.unauthorized, .unauthorized, "this sink needs Authorization: Bearer <token> (--token)")
+        var e = SinkError(.unauthorized, .unauthorized, "this sink needs Authorization: Bearer <token>")
         e.headers[.wwwAuthenticate] = "Bearer"
         return e
     }
+
+    /// 421: a request to a loopback sink whose `Host` is not a loopback name — a web page reaching it through DNS
+    /// rebinding.
+    static func foreignHost(_ host: String) -> SinkError {
+        SinkError(.forbiddenHost, .misdirectedRequest, """
+            this sink listens on loopback and answers only requests for localhost, 127.0.0.1 or [::1], \
+            not "\(host.prefix(64))"
+            """)
+    }
+
     /// 404: no such path.
     static func notFound(_ path: String) -> SinkError {
-        SinkError(.notFound, .notFound, "no endpoint \(path); try /steps, /steps/delete, /steps/daily or /health")
+        SinkError(.notFound, .notFound, """
+            no endpoint \(path.prefix(64)); try /steps, /steps/delete, /steps/daily, /samples, /samples/types, \
+            /samples/delete or /health
+            """)
     }
+
     /// 405 with the methods the path allows.
     static func methodNotAllowed(_ method: HTTPRequest.Method, _ path: String, allow: [HTTPRequest.Method]) -> SinkError {
         let list = allow.map(\.rawValue).joined(separator: ", ")
@@ -61,14 +84,28 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
         e.headers[.allow] = list
         return e
     }
+
     /// 413.
     static func tooLarge(_ message: String) -> SinkError { SinkError(.tooLarge, .contentTooLarge, message) }
+
     /// 415.
     static func unsupportedMediaType(_ message: String) -> SinkError {
         SinkError(.unsupportedMediaType, .unsupportedMediaType, message)
     }
-    /// 503: the data file could not be written; nothing of the request was acknowledged.
-    static func storage(_ message: String) -> SinkError { SinkError(.storage, .serviceUnavailable, message) }
+
+    /// 503 with `Retry-After`: the storage cannot write now; nothing of the request was acknowledged.
+    static func unavailable(_ message: String, retryAfterSeconds: Int) -> SinkError {
+        var e = SinkError(.storage, .serviceUnavailable, message)
+        e.headers[.retryAfter] = String(retryAfterSeconds)
+        return e
+    }
+
+    /// The answer to a storage error: 503 for ``SampleStorageError/unavailable(_:retryAfterSeconds:)``, 400 for a
+    /// bad cursor.
+    static func storage(_ error: SampleStorageError) -> SinkError {
+        if error.isUnavailable { return unavailable(error.message, retryAfterSeconds: error.retryAfterSeconds ?? 5) }
+        return badRequest(error.message, field: "cursor")
+    }
 
     public var description: String { "\(status.code) \(kind): \(message)" }
 

@@ -1,4 +1,3 @@
-import CompressNIO
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -6,15 +5,31 @@ import Logging
 import NIOCore
 import StepSyncCore
 
-/// Routes and answers the sink's requests (see `Planning/sink.md` for the endpoints).
+/// Routes and answers the sink's requests (see `Planning/sink.md` for the endpoints) over one ``SampleStorage``.
 ///
 /// A hand-written switch rather than Hummingbird's `Router`, because the router answers 404 where the wire needs
-/// 405 for a known path with the wrong method.
+/// 405 for a known path with the wrong method. Order of checks: `Host` (on a loopback bind), path, credentials,
+/// method, then the handler.
 struct SinkResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
-    let log: SampleLog
+    let storage: any SampleStorage
+    let authenticator: any SinkAuthenticator
     let configuration: SinkConfiguration
+    /// Whether the sink is bound to a loopback address, so only loopback `Host`s are answered.
+    let loopbackOnly: Bool
+    /// The bytes all requests' bodies may hold at once.
+    let budget: BodyBudget
+
+    /// The paths and the methods each allows.
+    static let routes: [String: [HTTPRequest.Method]] = [
+        "/steps": [.get, .post, .delete],
+        "/steps/delete": [.post],
+        "/steps/daily": [.get],
+        "/samples": [.get, .post, .delete],
+        "/samples/types": [.get],
+        "/samples/delete": [.post],
+    ]
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
@@ -23,137 +38,184 @@ struct SinkResponder: HTTPResponder {
             response = try await route(request, context: context)
         } catch let error as SinkError {
             response = try error.response(from: request, context: context)
+        } catch let error as SampleStorageError {
+            response = try SinkError.storage(error).response(from: request, context: context)
         } catch let error as SampleLogError {
-            response = try SinkError.storage(error.description).response(from: request, context: context)
+            response = try SinkError.unavailable(error.description, retryAfterSeconds: configuration.retryAfterSeconds)
+                .response(from: request, context: context)
         }
         context.logger.info("Request", metadata: [
-            "http.method": "\(request.method.rawValue)", "http.path": "\(request.uri.path)",
+            "http.method": "\(request.method.rawValue)", "http.path": "\(request.uri.path.prefix(128))",
             "http.status": "\(response.status.code)", "http.duration": "\(ContinuousClock.now - started)",
         ])
         return response
     }
 
     private func route(_ request: Request, context: Context) async throws -> Response {
+        if loopbackOnly, let host = request.head.authority, !HostPolicy.isLoopbackAuthority(host) {
+            throw SinkError.foreignHost(host)
+        }
         var path = request.uri.path
         if path.count > 1, path.hasSuffix("/") { path.removeLast() }
         if path == "/health" {
             guard request.method == .get || request.method == .head else {
                 throw SinkError.methodNotAllowed(request.method, path, allow: [.get])
             }
-            return json(#"{"status":"ok"}"#)
+            return await health()
         }
-        let allowed: [HTTPRequest.Method]
-        switch path {
-        case "/steps": allowed = [.get, .post, .delete]
-        case "/steps/delete": allowed = [.post]
-        case "/steps/daily": allowed = [.get]
-        default: throw SinkError.notFound(path)
+        guard let allowed = Self.routes[path] else { throw SinkError.notFound(path) }
+        guard let client = try await authenticator.client(authorization: request.headers[.authorization]) else {
+            throw SinkError.unauthorized()
         }
-        try authorize(request)
         guard allowed.contains(request.method) else { throw SinkError.methodNotAllowed(request.method, path, allow: allowed) }
+        let query = Query(request)
         switch (path, request.method) {
-        case ("/steps", .post): return try await postSteps(request)
-        case ("/steps", .get): return try await getSteps(request)
-        case ("/steps", .delete):
-            let count = try await log.clear()
-            return json(#"{"message":"Deleted \#(count) samples","deleted":\#(count)}"#)
-        case ("/steps/delete", .post): return try await deleteSteps(request)
-        default: return try await daily()
+        case ("/steps", .post): return try await post(request, shape: .steps, client: client)
+        case ("/samples", .post): return try await post(request, shape: .samples, client: client)
+        case ("/steps", .get): return try await page(query, type: SampleType.stepCount, shape: Shape.steps, client: client)
+        case ("/samples", .get):
+            return try await page(query, type: try requiredType(query), shape: Shape.samples, client: client)
+        case ("/steps", .delete): return try await clear([.stepCount], client: client)
+        case ("/samples", .delete): return try await clear(try optionalType(query).map { [$0] }, client: client)
+        case ("/steps/delete", .post): return try await deleteUUIDs(request, type: .stepCount, client: client)
+        case ("/samples/delete", .post): return try await deleteUUIDs(request, type: nil, client: client)
+        case ("/samples/types", .get): return try await types(client: client)
+        default: return try await daily(query, client: client)
         }
-    }
-
-    private func authorize(_ request: Request) throws {
-        guard let token = configuration.token else { return }
-        let given = request.headers[.authorization] ?? ""
-        let expected = "Bearer " + token
-        // Compare every byte so timing does not reveal a prefix.
-        var diff = given.utf8.count ^ expected.utf8.count
-        for (a, b) in zip(given.utf8, expected.utf8) { diff |= Int(a ^ b) }
-        guard diff == 0 else { throw SinkError.unauthorized() }
     }
 
     // MARK: - Handlers
 
-    private func postSteps(_ request: Request) async throws -> Response {
-        let body = try await jsonBody(request)
-        let samples: [WireSample]
+    /// `GET /health`: 200 `{"status":"ok"}`, or 503 `{"status":"degraded","reason":…,"since":…}` while writes fail.
+    private func health() async -> Response {
+        let health = await storage.health()
+        guard let reason = health.degradedReason else { return json(#"{"status":"ok"}"#) }
+        let object: [String: Any] = ["status": "degraded", "reason": reason, "since": health.degradedSince ?? 0]
+        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return Response(status: .serviceUnavailable,
+                        headers: [.contentType: "application/json", .retryAfter: String(configuration.retryAfterSeconds)],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// `POST /steps` and `POST /samples`.
+    private func post(_ request: Request, shape: Shape, client: ClientIdentity) async throws -> Response {
+        var reservation = 0
+        defer { budget.release(reservation) }
+        let body = try await jsonBody(request, reservation: &reservation)
+        let samples: [HealthSample]
         do {
-            samples = try decode(body)
+            samples = try decode(body, shape)
         } catch {
             throw SinkError.invalid(error)
         }
-        let (inserted, duplicates) = try await log.append(samples)
-        return json(#"{"saved":\#(samples.count),"message":"Success","inserted":\#(inserted),"duplicates":\#(duplicates)}"#)
+        let outcome = try await storage.insert(samples, for: client)
+        return json(#"{"saved":\#(samples.count),"message":"Success","inserted":\#(outcome.inserted),"duplicates":\#(outcome.duplicates)}"#)
     }
 
-    private func decode(_ body: ByteBuffer) throws(WireError) -> [WireSample] {
-        let result: Result<[WireSample], WireError> = body.withUnsafeReadableBytes { raw in
-            do throws(WireError) { return .success(try WireDecoder.decodeRequest(raw)) } catch { return .failure(error) }
+    private func decode(_ body: ByteBuffer, _ shape: Shape) throws(WireError) -> [HealthSample] {
+        let result: Result<[HealthSample], WireError> = body.withUnsafeReadableBytes { raw in
+            do throws(WireError) {
+                return .success(shape == .steps ? try WireDecoder.decodeStepsRequest(raw)
+                                                : try WireDecoder.decodeSamplesRequest(raw))
+            } catch {
+                return .failure(error)
+            }
         }
         return try result.get()
     }
 
-    private func deleteSteps(_ request: Request) async throws -> Response {
-        let body = try await jsonBody(request)
+    /// `DELETE /steps`, `DELETE /samples[?type=T]`.
+    private func clear(_ types: [SampleType]?, client: ClientIdentity) async throws -> Response {
+        let count = try await storage.clear(types, for: client)
+        return json(#"{"message":"Deleted \#(count) samples","deleted":\#(count)}"#)
+    }
+
+    /// `POST /steps/delete {"uuids":[…]}` and `POST /samples/delete {"type":…,"uuids":[…]}`.
+    private func deleteUUIDs(_ request: Request, type fixedType: SampleType?, client: ClientIdentity) async throws -> Response {
+        var reservation = 0
+        defer { budget.release(reservation) }
+        let body = try await jsonBody(request, reservation: &reservation)
+        let expected = fixedType == nil ? #"{"type":"<type>","uuids":["<UUID>",…]}"# : #"{"uuids":["<UUID>",…]}"#
         guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {
-            throw SinkError.badRequest("malformed JSON: expected {\"uuids\":[\"<UUID>\",…]}")
+            throw SinkError.badRequest("malformed JSON: expected \(expected)")
+        }
+        let type: SampleType
+        if let fixedType {
+            type = fixedType
+        } else {
+            guard let text = object["type"] as? String else {
+                throw SinkError.badRequest("field \"type\" " + (object["type"] == nil ? "is missing" : "must be a string"),
+                                           field: "type")
+            }
+            type = try validType(text, field: "type")
         }
         guard let list = object["uuids"] as? [Any] else {
-            throw SinkError.badRequest("field \"uuids\" " + (object["uuids"] == nil ? "is missing" : "must be an array of strings"))
+            throw SinkError.badRequest("field \"uuids\" " + (object["uuids"] == nil ? "is missing" : "must be an array of strings"),
+                                       field: "uuids")
         }
         var uuids: [UUID] = []
+        uuids.reserveCapacity(list.count)
         for (i, item) in list.enumerated() {
             guard let text = item as? String, let uuid = UUID(uuidString: text) else {
-                throw SinkError.badRequest("uuids[\(i)]: \(item) is not a UUID")
+                let shown = (item as? String).map { "\"\($0.prefix(64))\"" } ?? "a \(Self.jsonTypeName(item))"
+                throw SinkError.badRequest("uuids[\(i)]: \(shown) is not a UUID", field: "uuids")
             }
             uuids.append(uuid)
         }
-        let (deleted, missing) = try await log.delete(uuids)
-        return json(#"{"deleted":\#(deleted),"missing":\#(missing)}"#)
+        let outcome = try await storage.delete(uuids, type: type, for: client)
+        return json(#"{"deleted":\#(outcome.deleted),"missing":\#(outcome.missing)}"#)
     }
 
-    private func getSteps(_ request: Request) async throws -> Response {
-        let query = request.uri.queryParameters
+    /// `GET /steps` and `GET /samples?type=T`: `{"storedCount":N,"samples":[…],"nextCursor":…}`.
+    private func page(_ query: Query, type: SampleType, shape: Shape,
+                      client: ClientIdentity) async throws -> Response {
         var limit = configuration.defaultPageLimit
         if let text = query["limit"] {
-            guard let value = Int(text), value > 0 else { throw SinkError.badRequest("limit must be a positive integer") }
+            guard let value = Int(text), value > 0 else {
+                throw SinkError.badRequest("limit \"\(text.prefix(64))\" is not a positive integer", field: "limit")
+            }
             limit = min(value, configuration.maxPageLimit)
         }
-        var cursor = 0
-        if let text = query["cursor"], !text.isEmpty {
-            guard let value = Int(text), value >= 0 else { throw SinkError.badRequest("cursor \(text) is not one this sink gave") }
-            cursor = value
-        }
+        let cursor = query["cursor"].map(String.init)
         var range: Range<Int64>?
         if query["from"] != nil || query["to"] != nil {
-            func instant(_ name: String, default value: Int64) throws -> Int64 {
-                guard let text = query[Substring(name)] else { return value }
-                guard let ms = ISO8601Millis.parse(text) else {
-                    throw SinkError.badRequest("\(name) \(text) is not an ISO-8601 date such as 2025-05-11T16:27:22.000Z")
-                }
-                return ms
-            }
-            let from = try instant("from", default: .min)
-            let to = try instant("to", default: .max)
-            guard to >= from else { throw SinkError.badRequest("to is before from") }
+            let from = try instant(query, "from") ?? Instants.min
+            let to = try instant(query, "to") ?? Instants.max
+            guard to >= from else { throw SinkError.badRequest("to is before from", field: "to") }
             range = from..<to
         }
-        let (lines, next) = try await log.page(cursor: cursor, limit: limit, range: range)
-        let stored = await log.liveCount
+        let page = try await storage.page(
+            SamplePageQuery(type: type, cursor: cursor, limit: limit, maxBytes: configuration.maxPageBytes,
+                            startRange: range),
+            for: client)
         var out: [UInt8] = []
-        out.reserveCapacity(64 + lines.reduce(0) { $0 + $1.count + 1 })
-        out.append(contentsOf: #"{"storedCount":\#(stored),"samples":["#.utf8)
-        for (i, line) in lines.enumerated() {
+        out.reserveCapacity(64 + page.samples.count * 240)
+        out.append(contentsOf: #"{"storedCount":\#(page.storedCount),"samples":["#.utf8)
+        for (i, sample) in page.samples.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: line)
+            if shape == .steps {
+                WireEncoder.appendObject(WireSample(sample), to: &out)
+            } else {
+                WireEncoder.appendSampleObject(sample, to: &out)
+            }
         }
-        out.append(contentsOf: #"],"nextCursor":\#(next.map { "\"\($0)\"" } ?? "null")}"#.utf8)
+        out.append(contentsOf: #"],"nextCursor":\#(page.nextCursor.map { "\"\($0)\"" } ?? "null")}"#.utf8)
         return json(out)
     }
 
-    private func daily() async throws -> Response {
-        let days = await log.dailyTotals()
-        let items = days.map { day, steps in
+    /// `GET /samples/types`: `{"types":{"T":count,…}}`.
+    private func types(client: ClientIdentity) async throws -> Response {
+        let counts = try await storage.typeCounts(for: client)
+        let items = counts.sorted { $0.key < $1.key }.map { #""\#($0.key.rawValue)":\#($0.value)"# }
+        return json(#"{"types":{\#(items.joined(separator: ","))}}"#)
+    }
+
+    /// `GET /steps/daily`: step totals per UTC day of the samples' start.
+    private func daily(_ query: Query, client: ClientIdentity) async throws -> Response {
+        let spans = try await storage.stepSpans(overlapping: Instants.min..<Instants.max, for: client)
+        var days: [Int64: Double] = [:]
+        for span in spans { days[Self.floorDiv(span.startMs, Milliseconds.day), default: 0] += span.value }
+        let items = days.filter { $0.value > 0.000_001 }.sorted { $0.key < $1.key }.map { day, steps in
             let date = ISO8601Millis.format(day * Milliseconds.day).prefix(10)
             let rounded = steps.rounded()
             let value = abs(steps - rounded) < 0.000_5 ? "\(Int64(rounded))" : "\(steps)"
@@ -162,41 +224,68 @@ struct SinkResponder: HTTPResponder {
         return json(#"{"days":[\#(items.joined(separator: ","))]}"#)
     }
 
-    // MARK: - Bodies
+    // MARK: - Parameters
 
-    /// The request body as JSON bytes: content type checked, size limited, gzip inflated with its own limit.
-    private func jsonBody(_ request: Request) async throws -> ByteBuffer {
-        let type = request.headers[.contentType]?.lowercased() ?? ""
-        guard type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "application/json" else {
-            throw SinkError.unsupportedMediaType("Content-Type must be application/json, not \(type.isEmpty ? "absent" : type)")
+    enum Shape { case steps, samples }
+
+    /// The query parameters of a request.
+    struct Query {
+        let request: Request
+        init(_ request: Request) { self.request = request }
+        subscript(_ name: Substring) -> Substring? { request.uri.queryParameters[name] }
+    }
+
+    private func requiredType(_ query: Query) throws -> SampleType {
+        guard let type = try optionalType(query) else {
+            throw SinkError.badRequest("the query parameter type is required, e.g. ?type=HKQuantityTypeIdentifierHeartRate",
+                                       field: "type")
         }
-        let encoding = request.headers[.contentEncoding]?.lowercased().trimmingCharacters(in: .whitespaces) ?? "identity"
-        guard encoding == "gzip" || encoding == "identity" else {
-            throw SinkError.unsupportedMediaType("Content-Encoding \(encoding) is not supported; use gzip or none")
+        return type
+    }
+
+    private func optionalType(_ query: Query) throws -> SampleType? {
+        try query["type"].map { try validType(String($0), field: "type") }
+    }
+
+    private func validType(_ text: String, field: String) throws -> SampleType {
+        let type = SampleType(text)
+        if let problem = SampleValidation.typeProblem(type) {
+            throw SinkError.badRequest("\(field) \(problem.detail)", field: field)
         }
-        let limit = configuration.maxBodyBytes
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
-            throw SinkError.tooLarge("body of \(length) bytes is over the limit of \(limit)")
+        return type
+    }
+
+    /// The instant of query parameter `name`, or `nil` when absent; 400 naming it when it is not an ISO-8601 date
+    /// inside ``Instants``.
+    private func instant(_ query: Query, _ name: String) throws -> Int64? {
+        guard let text = query[Substring(name)] else { return nil }
+        guard let ms = ISO8601Millis.parse(text) else {
+            throw SinkError.badRequest("""
+                \(name) "\(text.prefix(64))" is not an ISO-8601 date such as 2025-05-11T16:27:22.000Z \
+                within \(Instants.description)
+                """, field: name)
         }
-        var body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw SinkError.tooLarge("body is over the limit of \(limit) bytes")
-        }
-        guard encoding == "gzip" else { return body }
-        do {
-            return try body.decompress(with: .gzip, maxSize: configuration.maxInflatedBytes)
-        } catch let error as CompressNIOError where error == .bufferOverflow {
-            throw SinkError.tooLarge("gzip body inflates to more than the limit of \(configuration.maxInflatedBytes) bytes")
-        } catch {
-            throw SinkError.badRequest("gzip body is corrupt: \(error)")
+        return ms
+    }
+
+    static func jsonTypeName(_ value: Any) -> String {
+        switch value {
+        case is NSNull: "null"
+        case is [Any]: "array"
+        case is [String: Any]: "object"
+        case is NSNumber: "number"
+        default: "value"
         }
     }
 
-    private func json(_ text: String) -> Response { json(Array(text.utf8)) }
+    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return a % b < 0 ? q - 1 : q
+    }
 
-    private func json(_ bytes: [UInt8]) -> Response {
+    func json(_ text: String) -> Response { json(Array(text.utf8)) }
+
+    func json(_ bytes: [UInt8]) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json"],
                  body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -19,6 +19,33 @@ public enum SinkServer {
             portContinuation.yield(port)
             portContinuation.finish()
         }
+        return try await run(app, configuration: configuration, ports: ports, portContinuation: portContinuation,
+                             logger: logger, body)
+    }
+
+    /// ``withRunningSink(configuration:logger:_:)`` over any storage and authenticator (the PostgreSQL sink, tests).
+    public static func withRunningSink<T: Sendable>(
+        configuration: SinkConfiguration,
+        storage: some SampleStorage,
+        authenticator: some SinkAuthenticator,
+        logger: Logger,
+        _ body: @Sendable (_ port: Int) async throws -> T
+    ) async throws -> T {
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let app = try buildSinkApplication(configuration: configuration, storage: storage, authenticator: authenticator,
+                                           logger: logger) { port in
+            portContinuation.yield(port)
+            portContinuation.finish()
+        }
+        return try await run(app, configuration: configuration, ports: ports, portContinuation: portContinuation,
+                             logger: logger, body)
+    }
+
+    private static func run<T: Sendable>(
+        _ app: some ApplicationProtocol, configuration: SinkConfiguration, ports: AsyncStream<Int>,
+        portContinuation: AsyncStream<Int>.Continuation, logger: Logger,
+        _ body: @Sendable (_ port: Int) async throws -> T
+    ) async throws -> T {
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {

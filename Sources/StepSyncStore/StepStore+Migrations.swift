@@ -83,6 +83,7 @@ extension StepStore {
             // JSON object, NULL for most samples. Not indexed: it is only read back with its sample.
             try db.execute(sql: "ALTER TABLE sample ADD COLUMN details TEXT")
         }
+        registerRejectedSamplesMigration(&migrator)
 
         return migrator
     }

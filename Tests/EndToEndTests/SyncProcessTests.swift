@@ -39,7 +39,7 @@ struct SyncProcessTests {
         try await SinkHarness.withSink { sinkPort in
             try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(60))) { port, counters in
                 let process = try StepSyncProcess(syncArguments(fixture, port: port))
-                while await counters.posts < 4 { try await Task.sleep(for: .milliseconds(5)) }
+                await counters.waitForPosts(4)
                 kill(process.pid, SIGINT)
                 let status = try await process.wait()
                 #expect(status != 0)
@@ -71,9 +71,7 @@ struct SyncProcessTests {
                     let postsBefore = await counters.posts
                     let process = try StepSyncProcess(syncArguments(fixture, port: port))
                     // Let it get going, then kill it somewhere in the middle of a send or a mark.
-                    while await counters.posts == postsBefore, process.process.isRunning {
-                        try await Task.sleep(for: .milliseconds(2))
-                    }
+                    await counters.waitForPosts(postsBefore + 1)
                     try await Task.sleep(for: .milliseconds(Int.random(in: 0...120, using: &generator)))
                     kill(process.pid, SIGKILL)
                     _ = try await process.wait()
@@ -107,16 +105,135 @@ struct SyncProcessTests {
         }
     }
 
-    @Test("a sink answering 503 for a while: retried, exit 0, exactly the store")
+    @Test("a sink answering 503 to everything for a while is ridden out: exit 0, no interval failed, exactly the store")
     func unavailableForAWhile() async throws {
         let fixture = try SyncFixture(intervals: 10, samplesPerInterval: 5)
         try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(unavailableFirst: 6, retryAfter: "0.01")) { port, counters in
-                let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port, ["--max-attempts", "8"]))
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(unavailableFirst: 12)) { port, counters in
+                // One attempt per interval: a 503 is the sink's state, not the interval's fault, and uses none.
+                let (status, process) = try await StepSyncProcess.run(
+                    syncArguments(fixture, port: port, ["--backoff-base", "0.05", "--max-attempts", "1"]))
                 #expect(status == 0, "\(process.stderr)")
-                #expect(await counters.unavailableAnswers == 6)
+                let json = try process.json()
+                #expect(json["failed"] as? Int == 0 && json["synced"] as? Int == 10 && json["pending"] as? Int == 0)
+                #expect((json["serverWaits"] as? Int ?? 0) >= 1)
+                #expect(await counters.unavailableAnswers == 12)
+                #expect(process.stderr.contains("the sink at http://127.0.0.1:\(port) is unavailable (HTTP 503: down for maintenance) retrying in"))
             }
             #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids == fixture.storeUUIDs)
+            #expect(try fixture.store.intervalSummary().synced == 10)
+        }
+    }
+
+    @Test("a sync against a closed port exits non-zero within --give-up-after, the whole ledger pending, one clear message")
+    func closedPortGivesUp() async throws {
+        let fixture = try SyncFixture(intervals: 15, samplesPerInterval: 2)
+        let port = try await Self.closedPort()
+        let (status, process) = try await StepSyncProcess.run(
+            syncArguments(fixture, port: port, ["--backoff-base", "0.5", "--give-up-after", "3"]), timeout: .seconds(30))
+        #expect(status == 1)
+        let message = "cannot reach http://127.0.0.1:\(port): connection refused — is stepsync serve running?"
+        let json = try process.json()
+        #expect(json["gaveUp"] as? String == message)
+        #expect(json["pending"] as? Int == 15 && json["failed"] as? Int == 0 && json["synced"] as? Int == 0)
+        let lines = process.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("cannot reach") }.allSatisfy { $0.contains(message) })
+        #expect(lines.contains { $0.hasPrefix("\(message) retrying in 0.5 s") })
+        #expect(lines.last?.hasPrefix("stepsync: gave up after ") == true && lines.last?.hasSuffix(message) == true)
+        #expect(!process.stderr.contains("Interval failed"))
+        let ledger = try fixture.store.intervals()
+        #expect(ledger.count == 15 && ledger.allSatisfy { $0.status == .pending && $0.attempts == 0 })
+    }
+
+    @Test("the same sync succeeds when the sink comes up during the shared backoff")
+    func sinkComesUpDuringTheBackoff() async throws {
+        let fixture = try SyncFixture(intervals: 12, samplesPerInterval: 3)
+        let port = try await Self.closedPort()
+        try await SinkHarness.withSink { sinkPort in
+            let process = try StepSyncProcess(syncArguments(fixture, port: port, ["--backoff-base", "0.5", "--give-up-after", "120"]))
+            try await process.waitForStderr(containing: "cannot reach http://127.0.0.1:\(port): connection refused")
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(), port: port) { _, _ in
+                let status = try await process.wait()
+                #expect(status == 0, "\(process.stderr)")
+            }
+            let json = try process.json()
+            #expect(json["synced"] as? Int == 12 && json["failed"] as? Int == 0 && json["gaveUp"] is NSNull)
+            #expect((json["serverWaits"] as? Int ?? 0) >= 1)
+            let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
+            #expect(stored.uuids == fixture.storeUUIDs && stored.count == 36)
+        }
+    }
+
+    @Test("Ctrl-C during a 30 s backoff exits within seconds; nothing is left in flight or failed")
+    func sigintDuringALongBackoff() async throws {
+        let fixture = try SyncFixture(intervals: 9, samplesPerInterval: 2)
+        try await SinkHarness.withSink { sinkPort in
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(unavailableFirst: 1_000)) { port, _ in
+                let process = try StepSyncProcess(syncArguments(fixture, port: port, ["--backoff-base", "30"]))
+                // The first wait: 30 s ± 10 % of jitter.
+                try await process.waitForStderr(containing: "is unavailable (HTTP 503: down for maintenance) retrying in ")
+                kill(process.pid, SIGINT)
+                // Before the fix the process waited the 30 s out (60 s with the retry after it).
+                let status = try await process.wait(timeout: .seconds(10))
+                #expect(status == 1)
+                let json = try process.json()
+                #expect(json["stopped"] as? Bool == true && json["pending"] as? Int == 9 && json["failed"] as? Int == 0)
+            }
+            let summary = try fixture.store.intervalSummary()
+            #expect(summary.inFlight == 0 && summary.failed == 0 && summary.pending == 9)
+        }
+    }
+
+    @Test("an invalid sample is not sent; sync --json lists it with uuid and reason, and the rest is acknowledged")
+    func invalidSampleReported() async throws {
+        let fixture = try SyncFixture(intervals: 3, samplesPerInterval: 4)
+        let bad = try #require(fixture.uuids(ofInterval: 1).first)
+        try RawStore.setSample(bad, column: "value", to: -3.0, storePath: fixture.dataDirectory.storePath)
+        try await SinkHarness.withSink { port in
+            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+            #expect(status == 0, "\(process.stderr)")
+            let json = try process.json()
+            #expect(json["synced"] as? Int == 3 && json["samples"] as? Int == 11 && json["rejectedThisRun"] as? Int == 1)
+            let rejected = try #require(json["rejected"] as? [[String: Any]])
+            #expect(rejected.count == 1)
+            #expect(rejected.first?["uuid"] as? String == bad.uuidString)
+            #expect(rejected.first?["reason"] as? String == "negative_value" && rejected.first?["field"] as? String == "value")
+            #expect(rejected.first?["type"] as? String == SampleType.stepCount.rawValue)
+            let stored = try await SinkHarness.storedUUIDs(port: port)
+            #expect(stored.uuids == fixture.storeUUIDs.subtracting([bad]) && stored.count == 11)
+
+            // The plain summary names it too.
+            try fixture.store.deleteIntervals()
+            try fixture.store.appendIntervals([SyncInterval(range: fixture.intervals[1].range, steps: 0, samples: 4)])
+            let (again, plain) = try await StepSyncProcess.run(
+                ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)"])
+            #expect(again == 0, "\(plain.stderr)")
+            #expect(plain.stdout.contains("rejected 1 invalid samples (not sent; the rest of their intervals was):"))
+            #expect(plain.stdout.contains("\(bad.uuidString) StepCount: negative_value"))
+        }
+    }
+
+    @Test("every type moves: steps to /steps, heart rate and sleep to /samples; the sink holds the store, type by type")
+    func everyType() async throws {
+        let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 5,
+                                      types: [.stepCount, .heartRate, .sleepAnalysis])
+        try await SinkHarness.withSink { port in
+            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+            #expect(status == 0, "\(process.stderr)")
+            let json = try process.json()
+            #expect(json["synced"] as? Int == 18 && json["samples"] as? Int == 90 && json["failed"] as? Int == 0)
+            #expect(json["types"] as? [String] == [SampleType.stepCount, .sleepAnalysis, .heartRate].map(\.rawValue))
+            let steps = try await SinkHarness.storedUUIDs(port: port)
+            #expect(steps.uuids == fixture.storeUUIDs(of: .stepCount) && steps.count == 30)
+            for type in [SampleType.heartRate, .sleepAnalysis] {
+                let served = try await SinkSamples.stored(port: port, type: type)
+                #expect(try SinkSamples.uuids(served) == fixture.storeUUIDs(of: type) && served.count == 30)
+            }
+
+            // --type: only the heart rates of a new layer of work go.
+            let (again, rerun) = try await StepSyncProcess.run(syncArguments(fixture, port: port, ["--type", SampleType.heartRate.rawValue]))
+            #expect(again == 0, "\(rerun.stderr)")
+            #expect(try rerun.json()["types"] as? [String] == [SampleType.heartRate.rawValue])
         }
     }
 
@@ -133,6 +250,8 @@ struct SyncProcessTests {
 
     @Test("invalid options are refused before anything runs", arguments: [
         (["--concurrency", "0"], "--concurrency"),
+        (["--give-up-after", "-1"], "--give-up-after"),
+        (["--type", "not a type"], "--type"),
         (["--server", "ftp://example.com"], "scheme"),
         (["--max-attempts", "0"], "--max-attempts"),
     ])
@@ -176,7 +295,7 @@ struct SyncProcessTests {
         try await SinkHarness.withSink { sinkPort in
             try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(80))) { port, counters in
                 let process = try StepSyncProcess(["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)"])
-                while await counters.posts < 2 { try await Task.sleep(for: .milliseconds(5)) }
+                await counters.waitForPosts(2)
                 kill(process.pid, SIGTERM)
                 #expect(try await process.wait() != 0)
                 #expect(process.stdout.contains("paused: "))
@@ -184,5 +303,32 @@ struct SyncProcessTests {
                 #expect(process.stderr.contains("stop requested"))
             }
         }
+    }
+
+    /// A port nothing listens on (a front was there a moment ago).
+    static func closedPort() async throws -> Int {
+        try await SinkHarness.withSink { sinkPort in
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan()) { port, _ in port }
+        }
+    }
+}
+
+extension StepSyncProcess {
+    /// Returns once the process has written `text` to stderr (it is an event of the process, not a delay); fails
+    /// when the process exits first or after `timeout`.
+    func waitForStderr(containing text: String, timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !stderr.contains(text) {
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                throw SinkHarness.HarnessError(message: "stepsync never said \"\(text)\"; stderr: \(stderr)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Runs `stepsync <arguments>` to the end, failing after `timeout`.
+    static func run(_ arguments: [String], timeout: Duration) async throws -> (status: Int32, process: StepSyncProcess) {
+        let process = try StepSyncProcess(arguments)
+        return (try await process.wait(timeout: timeout), process)
     }
 }

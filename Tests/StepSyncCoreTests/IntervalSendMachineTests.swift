@@ -4,7 +4,7 @@ import Testing
 @Suite("Interval send state machine")
 struct IntervalSendMachineTests {
     let ack = SinkAcknowledgement(saved: 10, inserted: 8, duplicates: 2)
-    let unavailable = UploadOutcome.rejected(status: 503, message: "down", retryAfterSeconds: nil)
+    let serverError = UploadOutcome.rejected(status: 500, message: "oops", retryAfterSeconds: nil)
 
     @Test("an ack on the first send marks the interval synced")
     func firstTime() {
@@ -22,28 +22,62 @@ struct IntervalSendMachineTests {
         var actions: [IntervalSendMachine.Action] = []
         while !machine.isDone {
             machine.startSend()
-            actions.append(machine.received(unavailable, stopping: false, using: &rng))
+            actions.append(machine.received(serverError, stopping: false, using: &rng))
         }
         #expect(actions == [
-            .retry(after: .seconds(2), reason: "HTTP 503: down"),
-            .retry(after: .seconds(4), reason: "HTTP 503: down"),
-            .retry(after: .seconds(8), reason: "HTTP 503: down"),
-            .retry(after: .seconds(16), reason: "HTTP 503: down"),
-            .markFailed("gave up after 5 attempts: HTTP 503: down"),
+            .retry(after: .seconds(2), reason: "HTTP 500: oops"),
+            .retry(after: .seconds(4), reason: "HTTP 500: oops"),
+            .retry(after: .seconds(8), reason: "HTTP 500: oops"),
+            .retry(after: .seconds(16), reason: "HTTP 500: oops"),
+            .markFailed("gave up after 5 attempts: HTTP 500: oops"),
         ])
         #expect(machine.attempts == 5)
     }
 
-    @Test("a 429 with Retry-After waits what the server said, then an ack ends it")
-    func retryAfterThenAck() {
+    @Test("a 429 or 503 hands the interval to the shared wait for the sink, whatever attempts are left")
+    func serverLevelYields() {
         var rng = SplitMix64(seed: 1)
         var machine = IntervalSendMachine(policy: .default)
         machine.startSend()
         let action = machine.received(.rejected(status: 429, message: "slow down", retryAfterSeconds: 1.5),
                                       stopping: false, using: &rng)
-        #expect(action == .retry(after: .milliseconds(1500), reason: "HTTP 429: slow down"))
-        #expect(machine.startSend() == 2)
-        #expect(machine.received(.accepted(ack), stopping: false, using: &rng) == .markSynced(ack))
+        #expect(action == .yieldToSink(SinkFailure(.unavailable(status: 429), detail: "slow down", retryAfterSeconds: 1.5)))
+        #expect(machine.isDone && machine.transientFailures == 0)
+        var refused = IntervalSendMachine(policy: .default)
+        refused.startSend()
+        #expect(refused.received(.unreachable("connection refused"), stopping: false, using: &rng)
+            == .yieldToSink(SinkFailure(.unreachable, detail: "connection refused")))
+    }
+
+    @Test("a refused sample is dropped and the rest resent at once, without using up attempts; past the limit the interval fails")
+    func refusedSamples() {
+        var rng = SplitMix64(seed: 1)
+        var machine = IntervalSendMachine(policy: RetryPolicy(maxAttempts: 1), maxRefusedSamples: 2)
+        let refusal = SampleRefusal(status: 400, index: 0, reason: "negative_value", field: "count", message: "sample 0: bad")
+        for _ in 0..<2 {
+            machine.startSend()
+            #expect(machine.received(.refusedSample(refusal), stopping: false, using: &rng) == .dropSample(refusal))
+        }
+        #expect(machine.sends == 2 && machine.transientFailures == 0 && machine.refusedSamples == 2)
+        machine.startSend()
+        #expect(machine.received(.refusedSample(refusal), stopping: false, using: &rng)
+            == .markFailed("HTTP 400: sample 0: bad (the sink refused more than 2 samples of this interval one by one)"))
+        var acked = IntervalSendMachine(policy: .default)
+        acked.startSend()
+        _ = acked.received(.refusedSample(refusal), stopping: false, using: &rng)
+        acked.startSend()
+        #expect(acked.received(.accepted(ack), stopping: false, using: &rng) == .markSynced(ack))
+    }
+
+    @Test("a stop during a retry's wait requeues at once")
+    func pausedDuringWait() {
+        var rng = SplitMix64(seed: 1)
+        var machine = IntervalSendMachine(policy: RetryPolicy(jitter: 0))
+        machine.startSend()
+        #expect(machine.received(serverError, stopping: false, using: &rng) == .retry(after: .seconds(2), reason: "HTTP 500: oops"))
+        #expect(!machine.isDone)
+        #expect(machine.paused() == .requeue("paused during a retry wait"))
+        #expect(machine.isDone)
     }
 
     @Test("a 400 fails at once with the server's message, whatever attempts are left")

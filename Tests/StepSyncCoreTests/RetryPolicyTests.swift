@@ -76,10 +76,18 @@ struct RetryPolicyTests {
 
 @Suite("Upload outcome classification")
 struct UploadOutcomeTests {
-    @Test("transient statuses are retried", arguments: [408, 425, 429, 500, 502, 503, 504])
+    @Test("408, 425 and the 5xx other than 502/503/504 are retried for the interval", arguments: [408, 425, 500, 501, 505])
     func transient(status: Int) {
         let outcome = UploadOutcome.rejected(status: status, message: "busy", retryAfterSeconds: nil)
         #expect(outcome.classification == .transient("HTTP \(status): busy"))
+    }
+
+    @Test("429, 502, 503 and 504 speak for the whole sink, with the Retry-After of 429 and 503", arguments: [429, 502, 503, 504])
+    func serverLevel(status: Int) {
+        let outcome = UploadOutcome.rejected(status: status, message: "busy", retryAfterSeconds: 7)
+        let retryAfter: Double? = status == 429 || status == 503 ? 7 : nil
+        #expect(outcome.classification
+            == .serverUnavailable(SinkFailure(.unavailable(status: status), detail: "busy", retryAfterSeconds: retryAfter)))
     }
 
     @Test("other 4xx fail with the server's message", arguments: [400, 401, 403, 404, 409, 413, 422])
@@ -89,10 +97,20 @@ struct UploadOutcomeTests {
         #expect(outcome.classification == .permanent("HTTP \(status): sample 3: endDate before startDate"))
     }
 
-    @Test("transport failures are transient; acks succeed")
+    @Test("an unreachable sink is the server's failure; a request that got no answer is retried; acks succeed")
     func transport() {
-        #expect(UploadOutcome.transportFailure("connection refused").classification == .transient("connection refused"))
+        #expect(UploadOutcome.unreachable("connection refused").classification
+            == .serverUnavailable(SinkFailure(.unreachable, detail: "connection refused")))
+        #expect(UploadOutcome.transportFailure("no answer in time").classification == .transient("no answer in time"))
         #expect(UploadOutcome.accepted(.init(saved: 1, inserted: 1, duplicates: 0)).classification == .success)
+    }
+
+    @Test("a refusal naming one sample is permanent for the request, with the sink's message")
+    func refusedSample() {
+        let refusal = SampleRefusal(status: 400, index: 3, reason: "negative_value", field: "count",
+                                    message: "sample 3: field \"count\" -2.0 is negative")
+        #expect(UploadOutcome.refusedSample(refusal).classification
+            == .permanent("HTTP 400: sample 3: field \"count\" -2.0 is negative"))
     }
 
     @Test("Retry-After is honoured on 429 and 503 only")

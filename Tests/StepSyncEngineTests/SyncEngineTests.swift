@@ -7,21 +7,26 @@ import StepSyncStore
 import StepSyncTestSupport
 import Testing
 
-/// The engine in process against the real sink (and, for faults, the fault front in front of it).
-@Suite("Sync engine against the real sink")
+/// The engine in process against the real sink (and, for faults, the fault front in front of it). Every wait runs on
+/// a ``TestClock``: no test sleeps for real or races the wall clock.
+@Suite("Sync engine against the real sink", .timeLimit(.minutes(2)))
 struct SyncEngineTests {
-    static let fast = RetryPolicy(maxAttempts: 5, baseSeconds: 0.01)
+    static let noJitter = RetryPolicy(maxAttempts: 5, baseSeconds: 2, jitter: 0)
+    static let outage = SinkOutageMachine.Policy(baseSeconds: 2, maxDelaySeconds: 30, jitter: 0, giveUpAfterSeconds: 300)
 
     func sync(
-        _ fixture: SyncFixture, port: Int, concurrency: Int = 3, policy: RetryPolicy = fast, gzip: Bool = false,
-        retryFailed: Bool = false, stop: SyncStop = .never, progress: (SyncProgress) -> Void = { _ in }
+        _ fixture: SyncFixture, port: Int, concurrency: Int = 3, policy: RetryPolicy = noJitter,
+        outage: SinkOutageMachine.Policy = outage, gzip: Bool = false, retryFailed: Bool = false,
+        types: [SampleType]? = nil, clock: TestClock = TestClock(), stop: SyncStop = .never,
+        progress: (SyncProgress) -> Void = { _ in }
     ) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", gzip: gzip, concurrency: concurrency,
                                            logger: SinkHarness.quiet) { uploader in
             let engine = SyncEngine(
                 store: fixture.store, uploader: uploader,
-                configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy, retryFailed: retryFailed),
-                logger: SinkHarness.quiet)
+                configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy, outagePolicy: outage,
+                                                 retryFailed: retryFailed, types: types),
+                logger: SinkHarness.quiet, clock: clock, randomSeed: 1)
             return try await engine.run(stop: stop, progress: progress)
         }
     }
@@ -34,7 +39,7 @@ struct SyncEngineTests {
             let report = try await sync(fixture, port: port, gzip: gzip) { seen.append($0) }
             #expect(report.synced == 30 && report.samples == 300)
             #expect(report.inserted == 300 && report.duplicates == 0)
-            #expect(report.isComplete && report.failed == 0 && report.pending == 0)
+            #expect(report.isComplete && report.failed == 0 && report.pending == 0 && report.serverWaits == 0)
             #expect(seen.map(\.done) == Array(1...30) && seen.last?.samplesSent == 300)
             let stored = try await SinkHarness.storedUUIDs(port: port)
             #expect(stored.uuids == fixture.storeUUIDs && stored.count == 300)
@@ -47,7 +52,8 @@ struct SyncEngineTests {
     func boundedConcurrency(limit: Int) async throws {
         let fixture = try SyncFixture(intervals: 12, samplesPerInterval: 5)
         try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(40))) { port, counters in
+            // The front holds each POST until its whole batch of `limit` has arrived: N in flight, every time.
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(batch: limit)) { port, counters in
                 let report = try await sync(fixture, port: port, concurrency: limit)
                 #expect(report.isComplete)
                 #expect(await counters.maxInFlight == limit)
@@ -57,45 +63,35 @@ struct SyncEngineTests {
         }
     }
 
-    @Test("503s for a while are retried with backoff (and Retry-After) until the sink takes them", arguments: [nil, "0.02"])
-    func unavailableForAWhile(retryAfter: String?) async throws {
-        let fixture = try SyncFixture(intervals: 10, samplesPerInterval: 10)
+    @Test("a 500 hits one interval: it is retried after 2, 4, 8 s on the clock and synced")
+    func oneIntervalRetried() async throws {
+        let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 5)
         try await SinkHarness.withSink { sinkPort in
-            let plan = FaultPlan(unavailableFirst: 8, retryAfter: retryAfter)
+            let plan = FaultPlan(unavailableFirst: 3, failureStatus: 500)
             try await FaultFront.withFront(sinkPort: sinkPort, plan: plan) { port, counters in
-                let report = try await sync(fixture, port: port, policy: RetryPolicy(maxAttempts: 10, baseSeconds: 0.01))
-                #expect(report.isComplete && report.synced == 10 && report.samples == 100)
-                #expect(await counters.unavailableAnswers == 8)
-                #expect(await counters.posts == 18)
+                let clock = TestClock(.instant)
+                let report = try await sync(fixture, port: port, concurrency: 1, clock: clock)
+                #expect(report.isComplete && report.synced == 4 && report.serverWaits == 0)
+                #expect(clock.sleeps == [.seconds(2), .seconds(4), .seconds(8)])
+                let (unavailableAnswers, posts) = (await counters.unavailableAnswers, await counters.posts)
+                #expect(unavailableAnswers == 3 && posts == 7)
             }
             #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids == fixture.storeUUIDs)
         }
     }
 
-    @Test("refused connections for a while are retried until the sink comes up")
-    func refusedForAWhile() async throws {
-        let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 10)
+    @Test("out of attempts on 500s marks the interval failed and the sync goes on")
+    func outOfAttempts() async throws {
+        let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 5)
         try await SinkHarness.withSink { sinkPort in
-            // A port that was free a moment ago: nothing listens on it until the front starts there.
-            let port = try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan()) { port, _ in port }
-            let report = try await withThrowingTaskGroup(of: SyncReport?.self) { group in
-                group.addTask {
-                    try await sync(fixture, port: port, policy: RetryPolicy(maxAttempts: 20, baseSeconds: 0.01, maxDelaySeconds: 0.1))
-                }
-                group.addTask {
-                    try await Task.sleep(for: .milliseconds(300))
-                    try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(), port: port) { _, counters in
-                        while await counters.posts < 6 { try await Task.sleep(for: .milliseconds(10)) }
-                        try await Task.sleep(for: .milliseconds(100))
-                    }
-                    return nil
-                }
-                var report: SyncReport?
-                for try await result in group { if let result { report = result } }
-                return try #require(report)
+            let plan = FaultPlan(unavailableFirst: 3, failureStatus: 500)
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: plan) { port, _ in
+                let report = try await sync(fixture, port: port, concurrency: 1,
+                                            policy: RetryPolicy(maxAttempts: 3, baseSeconds: 2, jitter: 0))
+                #expect(report.synced == 3 && report.failed == 1)
+                #expect(report.failures.first?.message == "gave up after 3 attempts: HTTP 500: down for maintenance")
+                #expect(report.failures.first?.intervalId == fixture.intervals[0].id)
             }
-            #expect(report.isComplete && report.synced == 6)
-            #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids == fixture.storeUUIDs)
         }
     }
 
@@ -121,20 +117,6 @@ struct SyncEngineTests {
             let retried = try await sync(fixture, port: sinkPort, retryFailed: true)
             #expect(retried.synced == 1 && retried.isComplete && retried.inserted == 5)
             #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids == fixture.storeUUIDs)
-        }
-    }
-
-    @Test("out of attempts marks the interval failed and the sync goes on")
-    func outOfAttempts() async throws {
-        let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 5)
-        try await SinkHarness.withSink { sinkPort in
-            // One concurrent send: the first interval meets the 3 503s and gives up after its 3 attempts.
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(unavailableFirst: 3)) { port, _ in
-                let report = try await sync(fixture, port: port, concurrency: 1, policy: RetryPolicy(maxAttempts: 3, baseSeconds: 0.01))
-                #expect(report.synced == 3 && report.failed == 1)
-                #expect(report.failures.first?.message == "gave up after 3 attempts: HTTP 503: down for maintenance")
-                #expect(report.failures.first?.intervalId == fixture.intervals[0].id)
-            }
         }
     }
 
@@ -165,12 +147,13 @@ struct SyncEngineTests {
     func secondStopCancels() async throws {
         let fixture = try SyncFixture(intervals: 10, samplesPerInterval: 5)
         try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(300))) { port, counters in
+            // The front holds every POST until a fourth arrives, which never happens: 3 stay in flight until cancelled.
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(batch: 4)) { port, counters in
                 let stop = SyncStop()
                 let report = try await withThrowingTaskGroup(of: SyncReport?.self) { group in
                     group.addTask { try await sync(fixture, port: port, concurrency: 3, stop: stop) }
                     group.addTask {
-                        while await counters.posts < 3 { try await Task.sleep(for: .milliseconds(5)) }
+                        await counters.waitForPosts(3)
                         stop.request()
                         stop.request()
                         return nil

@@ -12,11 +12,6 @@ private let goodRecords = F.record("HKQuantityTypeIdentifierStepCount", value: "
     + F.record("HKQuantityTypeIdentifierStepCount", value: "300",
                start: "2020-03-01 10:00:00 +0100", end: "2020-03-01 10:10:00 +0100")
 
-/// The line of the first line holding `needle` in `text`.
-private func line(of needle: String, in text: String) -> Int {
-    text.components(separatedBy: "\n").firstIndex { $0.contains(needle) }! + 1
-}
-
 /// A bad input: how to write it, and what the error must say.
 struct BadInput: CustomTestStringConvertible, Sendable {
     let name: String
@@ -60,20 +55,31 @@ private let badInputs: [BadInput] = [
                              named: "export.zip", in: dir)
         return (path, ["export.zip", "no Apple Health export"])
     },
-    BadInput(name: "an unparsable date, inside a zip") { dir in
-        let text = F.document(.v14, body: goodRecords + F.record("HKQuantityTypeIdentifierStepCount", value: "5",
-            start: "2019-13-01 08:00:00 +0100", end: "2019-13-01 08:10:00 +0100"))
-        let path = try F.zip([("apple_health_export/Export.xml", text)], named: "export.zip", in: dir)
-        return (path, ["export.zip: apple_health_export/Export.xml line \(line(of: "2019-13-01", in: text)): Record startDate \"2019-13-01 08:00:00 +0100\" is not a date"])
+    BadInput(name: "a zip whose export entry fails its CRC-32") { dir in
+        let zip = try F.zip([("apple_health_export/export.xml", F.document(.v14, body: goodRecords))],
+                            named: "export.zip", in: dir)
+        var data = try Data(contentsOf: URL(fileURLWithPath: zip))
+        // The central directory's CRC-32 of the entry (what the inflated bytes are checked against) is 16 bytes
+        // after its signature PK\1\2.
+        let signature = Data([0x50, 0x4B, 0x01, 0x02])
+        let header = try #require(data.range(of: signature)).lowerBound
+        data[header + 16] ^= 0xFF
+        try data.write(to: URL(fileURLWithPath: zip))
+        return (zip, ["export.zip: apple_health_export/export.xml", "checksum does not match", "damaged"])
     },
-    BadInput(name: "an unparsable value") { dir in
-        let text = F.document(.v11, body: goodRecords + F.record("HKQuantityTypeIdentifierStepCount", value: "12,5",
-            start: "2020-03-02 08:00:00 +0100", end: "2020-03-02 08:10:00 +0100"))
+    BadInput(name: "a tag that never closes") { dir in
+        let text = F.document(.v14, body: goodRecords + " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Broken Phone\"\n")
         let path = try F.write(text, named: "export.xml", in: dir)
-        return (path, ["export.xml line \(line(of: "12,5", in: text)): Record value \"12,5\" is not a number"])
+        // The `<Record` runs on into `</HealthData>`, whose name is then read as an attribute.
+        return (path, ["export.xml line \(line(of: "Broken Phone", in: text))", "an attribute is not written name=\"value\""])
+    },
+    BadInput(name: "an element that never closes") { dir in
+        let text = F.document(.v14, body: goodRecords + " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" sourceName=\"x\" startDate=\"2020-03-02 08:00:00 +0100\" endDate=\"2020-03-02 08:10:00 +0100\">\n")
+        let path = try F.write(text, named: "export.xml", in: dir)
+        return (path, ["export.xml line \(line(of: "</HealthData>", in: text))", "</HealthData> does not close <Workout>"])
     },
     BadInput(name: "mismatched end tag") { dir in
-        let text = F.document(.v14, body: goodRecords + " <Workout sourceName=\"x\">\n </Record>\n")
+        let text = F.document(.v14, body: goodRecords + " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" sourceName=\"x\" startDate=\"2020-03-02 08:00:00 +0100\" endDate=\"2020-03-02 08:10:00 +0100\">\n </Record>\n")
         let path = try F.write(text, named: "export.xml", in: dir)
         return (path, ["export.xml line \(line(of: "</Record>", in: text))", "</Record> does not close <Workout>"])
     },
@@ -86,18 +92,19 @@ struct BadInputTests {
         let w = try Workspace()
         // The store already holds an import; the bad one must not add to it or change it.
         _ = try w.importExport(try F.write(F.document(.v14, body: mainBody), named: "before.xml", in: w.directory))
-        let sequence = try w.store.changeSequence()
-        let steps = try w.store.total(of: .stepCount, in: all)
-        let sources = try w.store.sourceSummaries()
+        let unchanged = try w.snapshot()
 
         let (path, expected) = try input.make(w.directory)
         let error = try #require(throws: ImportError.self) { try w.importExport(path) }
+        #expect(!error.message.contains("--strict"))
 
         for fragment in expected {
             #expect(error.message.contains(fragment), "\(error.message) should contain \(fragment)")
         }
-        #expect(try w.store.changeSequence() == sequence)
-        #expect(try w.store.total(of: .stepCount, in: all) == steps)
-        #expect(try w.store.sourceSummaries() == sources)
+        #expect(try w.snapshot() == unchanged)
+        // --strict changes nothing about structural damage: the same refusal.
+        let strictError = try #require(throws: ImportError.self) { try w.importExport(path, strict: true) }
+        #expect(strictError.message == error.message)
+        #expect(try w.snapshot() == unchanged)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import ZIPFoundation
 
 /// Builds Apple Health exports in their real format (DTD and all) for the tests.
@@ -9,7 +10,9 @@ enum HealthExportFixture {
         case v11
         /// iOS 17: `HealthKit Export Version: 14`.
         case v14
-        /// iOS 16: version 13 whose `<!ATTLIST VisionPrescription` lacks its closing `>`.
+        /// iOS 16: version 12 whose `<!ATTLIST VisionPrescription` lacks its closing `>`, so strict XML parsers stop at
+        /// line 156 ("syntax error"). As reported from real exports in fedecalendino/apple-health#1 and
+        /// k0rventen/apple-health-grafana#14 (which quotes the header: `HealthKit Export Version: 12`).
         case iOS16Broken
     }
 
@@ -40,7 +43,7 @@ enum HealthExportFixture {
         switch header {
         case .v11: version = 11
         case .v14: version = 14
-        case .iOS16Broken: version = 13
+        case .iOS16Broken: version = 12
         }
         let vision: String
         switch header {
@@ -68,7 +71,7 @@ enum HealthExportFixture {
                 <!ATTLIST VisionPrescription
                   type             CDATA #REQUIRED
                   dateIssued       CDATA #REQUIRED
-                  expirationDate   CDATA #IMPLIED
+                  expirationDate   CDATA #REQUIRED
                   brand            CDATA #IMPLIED
 
                 <!ELEMENT RightEye EMPTY>
@@ -156,6 +159,36 @@ enum HealthExportFixture {
              <Me \(me)/>
 
             """
+    }
+
+    /// An `<Audiogram>` with one `SensitivityPoint` per (frequency, left dB, right dB), as iOS 14+ writes them.
+    static func audiogram(start: String, end: String, points: [(Int, Int, Int)]) -> String {
+        var text = " <Audiogram type=\"HKDataTypeIdentifierAudiogram\" sourceName=\"Mimi Hearing Test\" sourceVersion=\"5.3\" creationDate=\"\(end)\" startDate=\"\(start)\" endDate=\"\(end)\">\n"
+        for (frequency, left, right) in points {
+            text += "  <SensitivityPoint frequencyValue=\"\(frequency)\" frequencyUnit=\"Hz\" leftEarValue=\"\(left)\" leftEarUnit=\"dBHL\" leftEarMasked=\"0\" rightEarValue=\"\(right)\" rightEarUnit=\"dBHL\" rightEarMasked=\"0\"/>\n"
+        }
+        return text + " </Audiogram>\n"
+    }
+
+    /// The text of a file in `Fixtures/` (excerpts of real exports; each names its public source).
+    static func real(_ name: String) throws -> String {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil))
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    /// A whole export with the real v14 DTD (`Fixtures/dtd-v14.txt`) and `body`.
+    static func realV14(body: String) throws -> String {
+        let dtd = try real("dtd-v14.txt")
+        return """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE HealthData [
+        \(dtd)]>
+        <HealthData locale="fr_FR">
+         <ExportDate value="2025-12-21 09:00:00 +0100"/>
+         <Me HKCharacteristicTypeIdentifierDateOfBirth="" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexNotSet" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse="None"/>
+        \(body)</HealthData>
+
+        """
     }
 
     /// Writes `text` to `name` in `directory` and returns the path.

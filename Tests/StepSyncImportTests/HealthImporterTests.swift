@@ -16,8 +16,15 @@ struct Workspace {
         store = try StepStore(path: directory.appendingPathComponent("health.sqlite").path)
     }
 
-    func importExport(_ path: String) throws -> ImportSummary {
-        try HealthImporter(store: store).importExport(at: path)
+    func importExport(_ path: String, strict: Bool = false) throws -> ImportSummary {
+        try HealthImporter(store: store).importExport(at: path, strict: strict)
+    }
+
+    /// What must not change when an import is refused: the change sequence, every type's totals, the sources.
+    func snapshot() throws -> String {
+        let totals = try [SampleType.stepCount, .heartRate, .sleepAnalysis, .workout, .distanceWalkingRunning]
+            .map { "\($0.rawValue)=\(try store.total(of: $0, in: all))" }
+        return "seq=\(try store.changeSequence()) \(totals) \(try store.sourceSummaries())"
     }
 }
 
@@ -87,12 +94,14 @@ struct HealthImporterTests {
         let summary = try w.importExport(zip)
 
         #expect(summary.entry == "apple_health_export/экспорт.xml")
-        #expect(summary.recordsRead == 10)
-        #expect(summary.inserted == 10)
+        #expect(summary.recordsRead == 11)
+        #expect(summary.inserted == 11)
         #expect(summary.duplicates == 0)
         #expect(summary.insertedStepSamples == 4)
         #expect(summary.insertedSteps == 500)
-        #expect(summary.skippedElements == ["Correlation": 1, "Workout": 1, "ActivitySummary": 2])
+        #expect(summary.insertedWorkouts == 1)
+        #expect(summary.skipped.isEmpty && summary.firstSkipped.isEmpty)
+        #expect(summary.otherElements == ["Correlation": 1, "ActivitySummary": 2, "ExportDate": 1, "Me": 1])
         #expect(summary.nestedRecords == 2)
         #expect(summary.insertedByType[.heartRate] == 1)
         #expect(summary.insertedByType[SampleType("HKQuantityTypeIdentifierBloodPressureSystolic")] == 1)
@@ -124,6 +133,18 @@ struct HealthImporterTests {
         let sleepSample = try #require(try w.store.samplePage(of: .sleepAnalysis, in: all, limit: 1).first)
         #expect(sleepSample.unit == "" && sleepSample.value == 3)
         #expect(page.allSatisfy { $0.uuid.uuidString.dropFirst(14).first == "5" })
+
+        // A record's MetadataEntry children are kept in its details; a record without children has none.
+        #expect(phone.details == #"{"metadata":[["HKMetadataKeyWasUserEntered","0"]]}"#)
+        #expect(watch.details == nil)
+        let heartRate = try #require(try w.store.samplePage(of: .heartRate, in: all, limit: 1).first)
+        #expect(heartRate.details == #"{"metadata":[["HKMetadataKeyHeartRateMotionContext","0"]]}"#)
+
+        // The workout: 15 min, its event and statistics, in UTC.
+        let workout = try #require(try w.store.samplePage(of: .workout, in: all, limit: 1).first)
+        #expect(workout.value == 900 && workout.unit == "s" && workout.deviceModel == "Watch6,2")
+        #expect(workout.startMs == utcMs(2019, 7, 1, 9, 0, offsetHours: 2) && workout.utcOffsetSeconds == 7200)
+        #expect(workout.details == #"{"activityType":"HKWorkoutActivityTypeWalking","duration":900,"statistics":[{"type":"HKQuantityTypeIdentifierStepCount","startDate":"2019-07-01T07:00:00.000Z","endDate":"2019-07-01T07:15:00.000Z","sum":250,"unit":"count"}],"events":[{"type":"HKWorkoutEventTypeSegment","date":"2019-07-01T07:00:00.000Z","duration":900}]}"#)
     }
 
     @Test("importing the same export again adds nothing and says so")
@@ -136,7 +157,7 @@ struct HealthImporterTests {
         let again = try w.importExport(path)
 
         #expect(again.inserted == 0)
-        #expect(again.duplicates == 10)
+        #expect(again.duplicates == 11)
         #expect(again.insertedSteps == 0)
         #expect(try w.store.changeSequence() == sequence)
         #expect(try w.store.total(of: .stepCount, in: all).count == 4)
@@ -178,7 +199,8 @@ struct HealthImporterTests {
         let w = try Workspace()
         let path = try F.write(F.document(.iOS16Broken, body: mainBody), named: "export.xml", in: w.directory)
         let summary = try w.importExport(path)
-        #expect(summary.inserted == 10)
+        #expect(summary.inserted == 11)
+        #expect(summary.skipped.isEmpty)
         #expect(try w.store.total(of: .stepCount, in: all).sum == 500)
     }
 }

@@ -29,11 +29,13 @@ struct XMLChunkScannerTests {
         let text = F.document(.iOS16Broken, body: "<!-- a comment with a > and a ' in it -->\n" + mainBody)
         let (whole, _) = try parse(text, chunkSize: 1 << 24)
         let (chunked, parser) = try parse(text, chunkSize: chunkSize)
-        #expect(whole.count == 10)
+        #expect(whole.count == 11)
         #expect(chunked == whole)
         #expect(parser.nestedRecords == 2)
-        #expect(parser.skippedElements == ["Correlation": 1, "Workout": 1, "ActivitySummary": 2])
-        #expect(Set(chunked.map(\.uuid)).count == 10)
+        #expect(parser.otherElements == ["Correlation": 1, "ActivitySummary": 2, "ExportDate": 1, "Me": 1])
+        #expect(parser.skipped.isEmpty)
+        #expect(Set(chunked.map(\.uuid)).count == 11)
+        #expect(chunked.filter { $0.type == .workout }.count == 1)
     }
 
     @Test("entities and stray control characters in attribute values")
@@ -70,11 +72,17 @@ struct XMLChunkScannerTests {
         #expect(Array(text.utf8).withUnsafeBytes { HealthDate.parse($0) } == nil)
     }
 
-    @Test("values: exact decimals, exponents, junk", arguments: [
+    @Test("values: exact decimals, exponents, overflow", arguments: [
         ("72", 72.0), ("0.083", 0.083), ("-5.5", -5.5), ("12.25", 12.25), ("1e3", 1000), ("0.1", 0.1),
+        (".5", 0.5), ("1e999", .infinity),
     ])
     func numbers(_ text: String, _ value: Double) {
         #expect(Array(text.utf8).withUnsafeBytes { RecordDecoder.number($0) } == value)
+    }
+
+    @Test("values that are not decimal numbers", arguments: ["12,5", "nan", "inf", "0x1p3", "", "-", "seven", "HKCategoryValueNotApplicable"])
+    func notNumbers(_ text: String) {
+        #expect(Array(text.utf8).withUnsafeBytes { RecordDecoder.number($0) } == nil)
     }
 }
 

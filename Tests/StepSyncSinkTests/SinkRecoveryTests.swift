@@ -30,22 +30,48 @@ struct SinkRecoveryTests {
         }
     }
 
-    @Test("a corrupt line followed by good ones stops the start with an error naming the line")
-    func corruptMiddle() async throws {
+    @Test("an unreadable complete line is moved to the quarantine file, logged by line number, and the sink starts with the rest")
+    func quarantine() async throws {
         try await withTemporaryDirectory { dir in
             let path = dir + "/sink/steps.jsonl"
             try FileManager.default.createDirectory(atPath: dir + "/sink", withIntermediateDirectories: true)
-            var bytes: [UInt8] = []
-            WireEncoder.appendLine(makeSamples(1)[0], to: &bytes)
-            bytes += Array("garbage\n".utf8)
-            WireEncoder.appendLine(makeSamples(1, first: 1)[0], to: &bytes)
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
-            await #expect {
-                try await withSink(directory: dir) { _, _ in 0 }
-            } throws: { error in
-                "\(error)".contains("line 2")
+            var firstLine: [UInt8] = [], lastLine: [UInt8] = []
+            WireEncoder.appendLine(makeSamples(1)[0], to: &firstLine)
+            WireEncoder.appendLine(makeSamples(1, first: 1)[0], to: &lastLine)
+            let first = firstLine, last = lastLine
+            // Issue 11.1: what the old sink stored for an end in year 10000 (clamped to 9999-01-01, before its start).
+            let bricked = Array(#"{"uuid":"00000000-0000-4000-8000-0000000000AA","startDate":"9999-12-31T20:00:00.000Z","endDate":"9999-01-01T01:00:00.000Z","count":5,"sourceBundleId":"com.apple.health"}"#.utf8) + [0x0A]
+            let garbage = Array("garbage\n".utf8)
+            FileManager.default.createFile(atPath: path, contents: Data(first + garbage + bricked + last))
+            try await withSink(directory: dir) { client, path in
+                #expect(fileBytes(path) == first + last)
+                #expect(fileBytes(path + ".quarantine") == garbage + bricked)
+                let page = try await client.send(.GET, "/steps")
+                #expect(page.uuids == [uuid(0).uuidString, uuid(1).uuidString])
+                #expect(page.json["storedCount"] as? Int == 2)
             }
-            #expect(fileBytes(path) == bytes)
+            // A second start finds nothing more to move.
+            try await withSink(directory: dir) { client, path in
+                #expect(fileBytes(path) == first + last)
+                #expect(fileBytes(path + ".quarantine") == garbage + bricked)
+            }
+        }
+    }
+
+    @Test("a complete last line that cannot be read is quarantined, not cut as a torn tail")
+    func unreadableLastLine() async throws {
+        try await withTemporaryDirectory { dir in
+            let path = dir + "/sink/steps.jsonl"
+            try FileManager.default.createDirectory(atPath: dir + "/sink", withIntermediateDirectories: true)
+            var goodLine: [UInt8] = []
+            WireEncoder.appendLine(makeSamples(1)[0], to: &goodLine)
+            let good = goodLine
+            let zeros = [UInt8](repeating: 0, count: 40) + [0x0A]
+            FileManager.default.createFile(atPath: path, contents: Data(good + zeros))
+            try await withSink(directory: dir) { _, path in
+                #expect(fileBytes(path) == good)
+                #expect(fileBytes(path + ".quarantine") == zeros)
+            }
         }
     }
 

@@ -22,16 +22,44 @@ let quietLogger: Logger = {
     return logger
 }()
 
+/// The storages the sink suite runs against: each test that speaks HTTP only takes a backend argument, so a new
+/// ``SampleStorage`` (PostgreSQL) joins the whole suite by adding a case here and its `makeStorage`.
+enum SinkBackend: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The JSONL files (`JSONLStorage`).
+    case jsonl
+
+    var description: String { rawValue }
+
+    /// A fresh storage for one test, keeping its data under `directory` when it keeps files, with the
+    /// authenticator and the token a client must send (`nil`: none).
+    func makeStorage(directory: String, configuration: SinkConfiguration) async throws
+        -> (storage: any SampleStorage, authenticator: any SinkAuthenticator, token: String?)
+    {
+        switch self {
+        case .jsonl:
+            let storage = try JSONLStorage(stepsPath: configuration.dataPath, durable: configuration.durable,
+                                           retryAfterSeconds: configuration.retryAfterSeconds,
+                                           onSync: configuration.onSync, logger: quietLogger)
+            return (storage, SharedTokenAuthenticator(token: configuration.token), configuration.token)
+        }
+    }
+}
+
 /// A client talking to one running sink.
-struct SinkClient: Sendable {
+struct SinkTestClient: Sendable {
     let port: Int
     var token: String?
 
     struct Reply: Sendable {
         var status: Int
+        var headers: [String: String]
         var body: [UInt8]
         var text: String { String(decoding: body, as: UTF8.self) }
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]) ?? [:] }
+        /// The `samples` of a page.
+        var samples: [[String: Any]] { json["samples"] as? [[String: Any]] ?? [] }
+        /// The uuids of a page's samples.
+        var uuids: [String] { samples.compactMap { $0["uuid"] as? String } }
     }
 
     func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, contentType: String? = "application/json",
@@ -43,27 +71,70 @@ struct SinkClient: Sendable {
             if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
         }
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        for (name, value) in extra { request.headers.add(name: name, value: value) }
+        for (name, value) in extra { request.headers.replaceOrAdd(name: name, value: value) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let buffer = try await response.body.collect(upTo: 64 << 20)
-        return Reply(status: Int(response.status.code), body: Array(buffer: buffer))
+        var headers: [String: String] = [:]
+        for header in response.headers { headers[header.name.lowercased()] = header.value }
+        return Reply(status: Int(response.status.code), headers: headers, body: Array(buffer: buffer))
     }
 
     func post(_ samples: [WireSample]) async throws -> Reply {
         try await send(.POST, "/steps", body: WireEncoder.encodeRequest(samples))
     }
+
+    func post(samples: [HealthSample]) async throws -> Reply {
+        try await send(.POST, "/samples", body: samplesBody(samples))
+    }
+
+    /// Every page of `path` (`/steps` or `/samples?type=…`), following `nextCursor`.
+    func allPages(_ path: String, limit: Int = 1000) async throws -> [[String: Any]] {
+        var all: [[String: Any]] = []
+        var cursor: String?
+        var pages = 0
+        repeat {
+            let separator = path.contains("?") ? "&" : "?"
+            let page = try await send(.GET, path + separator + "limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? ""))
+            guard page.status == 200 else { throw TestFailure("GET \(path) answered \(page.status): \(page.text)") }
+            all += page.samples
+            cursor = page.json["nextCursor"] as? String
+            pages += 1
+        } while cursor != nil && pages < 10_000
+        return all
+    }
 }
 
-/// Runs a sink on 127.0.0.1 port 0 storing in `<dir>/sink/steps.jsonl`.
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The `POST /samples` body of `samples`.
+func samplesBody(_ samples: [HealthSample]) -> [UInt8] {
+    var out = Array(#"{"samples":["#.utf8)
+    for (i, sample) in samples.enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        WireEncoder.appendSampleObject(sample, to: &out)
+    }
+    out += Array("]}".utf8)
+    return out
+}
+
+/// Runs a sink on 127.0.0.1 port 0 over `backend`, storing in `<dir>/sink/steps.jsonl` (JSONL); `body` gets a
+/// client and that path.
 func withSink<T: Sendable>(
+    _ backend: SinkBackend = .jsonl,
     directory: String, token: String? = nil, configure: (inout SinkConfiguration) -> Void = { _ in },
-    _ body: @Sendable (SinkClient, String) async throws -> T
+    _ body: @Sendable (SinkTestClient, String) async throws -> T
 ) async throws -> T {
     let path = directory + "/sink/steps.jsonl"
     var configuration = SinkConfiguration(port: 0, dataPath: path, token: token)
     configure(&configuration)
-    return try await SinkServer.withRunningSink(configuration: configuration, logger: quietLogger) { port in
-        try await body(SinkClient(port: port, token: token), path)
+    let (storage, authenticator, clientToken) = try await backend.makeStorage(directory: directory,
+                                                                              configuration: configuration)
+    return try await SinkServer.withRunningSink(configuration: configuration, storage: storage,
+                                                authenticator: authenticator, logger: quietLogger) { port in
+        try await body(SinkTestClient(port: port, token: clientToken), path)
     }
 }
 
@@ -73,6 +144,19 @@ func makeSamples(_ n: Int, first: Int = 0, device: String? = "iPhone") -> [WireS
     return (first..<(first + n)).map { i in
         WireSample(uuid: uuid(i), startMs: base + Int64(i) * 600_000, endMs: base + Int64(i) * 600_000 + 60_000,
                    count: Double(i + 1), sourceBundleId: "com.apple.health", sourceDeviceName: device)
+    }
+}
+
+/// Deterministic samples of any type: `n` from `first` (uuids from `uuid(first)`), ten minutes apart from
+/// 2025-05-11, value = index + 1.
+func makeHealthSamples(_ n: Int, first: Int = 0, type: SampleType = .heartRate, unit: String = "count/min",
+                       details: String? = nil) -> [HealthSample] {
+    let base = ISO8601Millis.parse("2025-05-11T00:00:00.000Z")!
+    return (first..<(first + n)).map { i in
+        HealthSample(uuid: uuid(i), type: type, startMs: base + Int64(i) * 600_000,
+                     endMs: base + Int64(i) * 600_000 + (type == .heartRate ? 0 : 60_000), value: Double(i + 1),
+                     unit: unit, sourceName: "Anna's Apple Watch", sourceBundleId: "com.apple.health.8B0C",
+                     sourceVersion: "10.1", deviceName: "Apple Watch", deviceModel: "Watch6,2", details: details)
     }
 }
 
@@ -92,7 +176,7 @@ func storedSamples(_ path: String) throws -> [WireSample] {
         .map { try WireDecoder.decodeSample(Data($0.utf8)) }
 }
 
-/// Counts calls (the sink's fdatasync hook).
+/// Counts calls (the sink's sync hook).
 final class Counter: Sendable {
     private let value = Atomic<Int>(0)
     func increment() { value.add(1, ordering: .relaxed) }

@@ -10,10 +10,20 @@ extension StepSyncCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import an Apple Health export (export.zip or export.xml) into the sample store.",
             discussion: """
-                The export is streamed (the zip is inflated as it is read, never extracted), every record is given \
-                a uuid derived from its content, and the whole import is one transaction: importing the same \
-                export again adds nothing, a newer export adds only new records, and a file that cannot be read \
-                leaves the store as it was and names the file and line.
+                The export is streamed (the zip is inflated as it is read, never extracted), every record and \
+                workout is given a uuid derived from its content, and the whole import is one transaction: \
+                importing the same export again adds nothing, and a newer export adds only new records.
+
+                A record that cannot be stored (a quantity without a value, a value or date that cannot be read, \
+                an end before its start, a date outside years 1-9999, a negative step count, ...) is skipped and \
+                counted by reason; the summary names the first few with their line. With --strict, any such \
+                record imports nothing and exits non-zero. A file that is damaged (a truncated zip or XML, a \
+                checksum mismatch, a tag that never closes, no export in the zip) is refused whole, and the store \
+                is left as it was.
+
+                Examples:
+                  stepsync import ~/Downloads/export.zip
+                  stepsync import export.zip --strict --json
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
@@ -22,7 +32,10 @@ extension StepSyncCommand {
                                      valueName: "path"))
         var path: String
 
-        @Flag(help: "Print one JSON object (records, steps, duplicates, per-type counts) instead of a summary.")
+        @Flag(help: "Refuse the whole import (nothing stored, exit 1) if any record would be skipped.")
+        var strict = false
+
+        @Flag(help: "Print one JSON object (records, steps, duplicates, skipped, per-type counts) instead of a summary.")
         var json = false
 
         func run() async throws {
@@ -30,7 +43,7 @@ extension StepSyncCommand {
             var reporter = ProgressReporter(label: "MB", enabled: !json)
             let summary: ImportSummary
             do {
-                summary = try HealthImporter(store: store).importExport(at: path) { progress in
+                summary = try HealthImporter(store: store).importExport(at: path, strict: strict) { progress in
                     let rate = reporter.elapsedSeconds > 0 ? Double(progress.records) / reporter.elapsedSeconds : 0
                     reporter.update(done: (progress.bytesRead + (1 << 20) - 1) >> 20, total: (progress.totalBytes + (1 << 20) - 1) >> 20,
                                     detail: "\(Format.number(progress.records)) records, \(Format.number(Int64(rate))) records/s")
@@ -59,12 +72,19 @@ extension StepSyncCommand {
                 "records": s.inserted,
                 "steps": s.insertedStepSamples,
                 "stepsSum": s.insertedSteps,
+                "workouts": s.insertedWorkouts,
                 "duplicates": s.duplicates,
                 "recordsRead": s.recordsRead,
                 "types": types,
-                "skippedElements": s.skippedElements,
+                "skipped": Dictionary(uniqueKeysWithValues: s.skipped.map { ($0.key.key, $0.value) }),
+                "skippedRecords": s.firstSkipped.map { skip -> [String: Any] in
+                    var object: [String: Any] = ["line": skip.line, "element": skip.element, "reason": skip.reason.key,
+                                                 "detail": skip.detail]
+                    if let type = skip.type { object["type"] = type }
+                    return object
+                },
+                "otherElements": s.otherElements,
                 "nestedRecords": s.nestedRecords,
-                "unknownCategoryValues": Dictionary(uniqueKeysWithValues: s.unknownCategoryValues.map { ($0.key.rawValue, $0.value) }),
                 "bytes": s.bytesRead,
                 "seconds": s.seconds,
                 "recordsPerSecond": s.recordsPerSecond,
@@ -90,12 +110,19 @@ extension StepSyncCommand {
                 lines.append(Format.table(header: ["type", "read", "new"], rows: rows))
             }
             lines.append("new steps: \(Format.number(s.insertedSteps)) in \(Format.number(s.insertedStepSamples)) samples")
-            var skipped = s.skippedElements.sorted { $0.key < $1.key }.map { "\($0.key) \(Format.number($0.value))" }
-            if s.nestedRecords > 0 { skipped.append("Record inside Correlation \(Format.number(s.nestedRecords))") }
-            for (type, count) in s.unknownCategoryValues.sorted(by: { $0.key < $1.key }) {
-                skipped.append("\(type.shortName) with an unknown category value \(Format.number(count))")
+            if s.insertedWorkouts > 0 { lines.append("new workouts: \(Format.number(s.insertedWorkouts))") }
+            if s.skippedCount > 0 {
+                let reasons = s.skipped.sorted { $0.key < $1.key }.map { "\($0.key.key) \(Format.number($0.value))" }
+                lines.append("skipped \(Format.number(s.skippedCount)) records that cannot be stored: " + reasons.joined(separator: ", "))
+                let place = s.entry.map { "\(s.file): \($0)" } ?? s.file
+                for skip in s.firstSkipped { lines.append("  \(place) \(skip)") }
+                if s.skippedCount > s.firstSkipped.count {
+                    lines.append("  … and \(Format.number(s.skippedCount - s.firstSkipped.count)) more (--strict refuses the import instead)")
+                }
             }
-            if !skipped.isEmpty { lines.append("skipped: " + skipped.joined(separator: ", ")) }
+            var other = s.otherElements.sorted { $0.key < $1.key }.map { "\($0.key) \(Format.number($0.value))" }
+            if s.nestedRecords > 0 { other.append("Record inside Correlation \(Format.number(s.nestedRecords))") }
+            if !other.isEmpty { lines.append("read, not stored: " + other.joined(separator: ", ")) }
             return lines.joined(separator: "\n")
         }
     }

@@ -8,10 +8,17 @@ extension StepSyncCommand {
     /// `stepsync serve`: the bundled JSONL sink.
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run the bundled HealthStepsSync-compatible sink: POST/GET/DELETE /steps, GET /health.",
+            abstract: "Run the bundled sink: POST/GET/DELETE /steps and /samples (every type), GET /health.",
             discussion: """
-                Stores samples in a JSONL file, exactly once by uuid, and answers 2xx only once they are on disk. \
-                Prints "listening on http://HOST:PORT" on stdout; SIGINT/SIGTERM stop it gracefully.
+                Stores samples in JSONL files (steps.jsonl for step counts, samples/<type>.jsonl for the others), \
+                exactly once by uuid, and answers 2xx only once they are on disk. One sink per data directory (a \
+                second one exits at once, naming the first's pid). On a loopback address it answers only requests \
+                for localhost; any other address needs --token (or --allow-unauthenticated). Prints \
+                "listening on http://HOST:PORT" on stdout; SIGINT/SIGTERM stop it gracefully.
+
+                Example:
+                  stepsync serve --port 8000
+                  STEPSYNC_TOKEN=s3cret stepsync serve --host 0.0.0.0 --port 8000
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
@@ -23,29 +30,50 @@ extension StepSyncCommand {
         var port = 8000
 
         @Option(name: .customLong("data"), help: ArgumentHelp(
-            "The JSONL data file.", discussion: "Defaults to <data-dir>/sink/steps.jsonl.", valueName: "file"))
+            "The JSONL file of step counts; the other types go to samples/ beside it.",
+            discussion: "Defaults to <data-dir>/sink/steps.jsonl.", valueName: "file"))
         var dataFile: String?
 
         @Option(help: ArgumentHelp(
             "Require Authorization: Bearer <token> on every request but /health.",
-            discussion: "Defaults to STEPSYNC_TOKEN."))
+            discussion: "Defaults to STEPSYNC_TOKEN. Required when --host is not a loopback address."))
         var token: String?
+
+        @Flag(help: "Run on a non-loopback --host without a token: anyone who can reach it can read and delete.")
+        var allowUnauthenticated = false
 
         @Option(help: "The largest request body accepted, in MiB.")
         var maxBodyMib = 64
 
+        var effectiveToken: String? {
+            token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        }
+
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
             guard maxBodyMib > 0 else { throw ValidationError("--max-body-mib must be positive") }
+            let configuration = SinkConfiguration(host: host, dataPath: "", token: effectiveToken,
+                                                  allowUnauthenticated: allowUnauthenticated)
+            do {
+                try SinkSetupError.check(configuration)
+            } catch {
+                throw ValidationError("\(error)")
+            }
         }
 
         func run() async throws {
             var logger = Logger(label: "stepsync.sink")
             logger.logLevel = .info
-            let environmentToken = ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
             let configuration = SinkConfiguration(
                 host: host, port: port, dataPath: dataFile ?? data.dataDirectory.sinkDataPath,
-                token: token ?? environmentToken, maxBodyBytes: maxBodyMib << 20)
+                token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20)
+            if allowUnauthenticated, effectiveToken == nil, !SinkSetupError.isLoopback(host) {
+                FileHandle.standardError.write(Data("""
+                    warning: serving \(host) without a token: anyone who can reach this port can read and delete \
+                    every sample (--allow-unauthenticated)
+
+                    """.utf8))
+            }
             let host = self.host
             let app = try await buildSinkApplication(configuration: configuration, logger: logger) { port in
                 // Unbuffered, so a script reading the port sees it at once.

@@ -10,15 +10,25 @@ extension StepSyncCommand {
     /// `stepsync sync`: send every pending interval's raw samples to the sink, resumably and exactly once.
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Send the pending intervals' raw samples to the sink, a few at a time, resumably.",
+            abstract: "Send the pending intervals' raw samples of every type to the sink, a few at a time, resumably.",
             discussion: """
-                Each interval is claimed, sent (POST <server>/steps) and marked synced durably only once the sink \
-                acknowledged it. Ctrl-C (or SIGTERM) pauses: the intervals in flight finish and the rest stay \
-                pending; a second Ctrl-C cancels those in flight too. Run again to carry on; after a crash, intervals \
-                left in flight are resent (the sink de-duplicates them). Transient failures (connection refused or \
-                reset, timeouts, 429, 5xx) are retried with exponential backoff; a 4xx marks the interval failed \
-                and the sync goes on (--retry-failed queues failed ones again). Exits 0 exactly when every interval \
-                is synced.
+                Each interval is claimed, sent and marked synced durably only once the sink acknowledged it: step \
+                counts to POST <server>/steps, every other type to POST <server>/samples, deletions to \
+                /steps/delete or /samples/delete. Ctrl-C (or SIGTERM) pauses at once: the intervals sending finish, \
+                any wait ends and the rest stay pending; a second Ctrl-C cancels those in flight too. Run again to \
+                carry on; after a crash, intervals left in flight are resent (the sink de-duplicates them).
+                A sample that is not valid (a date out of range, a negative count, a field too long…) is not sent: \
+                it is recorded as rejected (shown here and by `stepsync status`) and the rest of its interval is sent.
+                When the sink cannot be reached or answers 429/502/503/504, no new interval starts: the sync waits \
+                for the sink with one backoff (--backoff-base doubling to 30 s, or the sink's Retry-After) and says \
+                so on one line; after --give-up-after seconds it exits non-zero with every unsent interval pending. \
+                A fault that hits one interval (a 500, a timeout) is retried for that interval (--max-attempts); a \
+                4xx marks it failed and the sync goes on (--retry-failed queues failed ones again). Exits 0 exactly \
+                when every interval is synced.
+                Examples:
+                  stepsync sync
+                  stepsync sync --server http://127.0.0.1:8000 --concurrency 4 --json
+                  stepsync sync --type HKQuantityTypeIdentifierHeartRate --give-up-after 0
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
@@ -32,12 +42,22 @@ extension StepSyncCommand {
         @Flag(help: "Compress request bodies with gzip.")
         var gzip = false
 
-        @Option(name: .customLong("max-attempts"), help: "The most sends of one interval in this run, the first included.")
+        @Option(name: .customLong("max-attempts"), help: "The most sends of one interval in this run when a fault hits it alone (a 500, a timeout), the first included; waits for the sink do not count.")
         var maxAttempts = 5
 
         @Option(name: .customLong("backoff-base"),
                 help: ArgumentHelp("The first retry delay in seconds (doubling each retry).", valueName: "seconds"))
         var backoffBase = 2.0
+
+        @Option(name: .customLong("give-up-after"),
+                help: ArgumentHelp("Stop waiting for an unreachable or unavailable sink after this many seconds (0: keep trying).",
+                                   valueName: "seconds"))
+        var giveUpAfter = 300.0
+
+        @Option(name: .customLong("type"),
+                help: ArgumentHelp("Sync only this sample type (repeatable; default: every type in the ledger).",
+                                   valueName: "identifier"))
+        var types: [String] = []
 
         @Flag(name: .customLong("retry-failed"), help: "Put failed intervals back in the queue first.")
         var retryFailed = false
@@ -54,6 +74,14 @@ extension StepSyncCommand {
             guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1, not \(maxAttempts)") }
             guard backoffBase.isFinite, backoffBase >= 0 else {
                 throw ValidationError("--backoff-base must be a number of seconds ≥ 0, not \(backoffBase)")
+            }
+            guard giveUpAfter.isFinite, giveUpAfter >= 0 else {
+                throw ValidationError("--give-up-after must be a number of seconds ≥ 0 (0: keep trying), not \(giveUpAfter)")
+            }
+            for type in types {
+                if let problem = SampleValidation.typeProblem(SampleType(type)) {
+                    throw ValidationError("--type: \(problem)")
+                }
             }
             do {
                 try HTTPUploader.validateServerURL(server)
@@ -73,7 +101,9 @@ extension StepSyncCommand {
             let configuration = SyncConfiguration(
                 concurrency: concurrency,
                 retryPolicy: RetryPolicy(maxAttempts: maxAttempts, baseSeconds: backoffBase),
-                retryFailed: retryFailed)
+                outagePolicy: SinkOutageMachine.Policy(baseSeconds: backoffBase, giveUpAfterSeconds: giveUpAfter),
+                retryFailed: retryFailed,
+                types: types.isEmpty ? nil : Self.unique(types.map(SampleType.init(rawValue:))))
             let token = token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
             let stop = SyncStop()
             let json = json
@@ -84,6 +114,7 @@ extension StepSyncCommand {
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
                                                 logger: logger)
+                        // The bar only without --json; the waits for the sink are said on stderr either way.
                         var reporter = ProgressReporter(label: "intervals", enabled: !json)
                         let report = try await engine.run(stop: stop) { reporter.update($0) }
                         reporter.finish()
@@ -91,12 +122,22 @@ extension StepSyncCommand {
                     }
                 }
             }
+            if json, let gaveUp = report.gaveUp {
+                // Without --json the summary says it.
+                FileHandle.standardError.write(Data(
+                    "stepsync: gave up after \(Format.duration(report.gaveUpAfterSeconds)): \(gaveUp)\n".utf8))
+            }
             if json {
                 try JSONOutput.print(Self.jsonObject(report))
             } else {
                 print(Self.summary(report))
             }
             if !report.isComplete { throw ExitCode.failure }
+        }
+
+        static func unique(_ types: [SampleType]) -> [SampleType] {
+            var seen = Set<SampleType>()
+            return types.filter { seen.insert($0).inserted }
         }
 
         // MARK: - Output
@@ -120,10 +161,25 @@ extension StepSyncCommand {
                 "totalSynced": report.totalSynced,
                 "stopped": report.stopped,
                 "complete": report.isComplete,
+                "types": report.types.map(\.rawValue),
+                "gaveUp": report.gaveUp.map { $0 as Any } ?? NSNull(),
+                "serverWaits": report.serverWaits,
+                "unsupported": report.unsupported,
+                "skipped": report.skipped,
+                "serverWaitSeconds": report.serverWaitSeconds,
                 "failures": report.failures.map { failure -> [String: Any] in
-                    ["id": failure.intervalId, "start": ISO8601Millis.format(failure.range.start),
+                    ["id": failure.intervalId, "type": failure.type.rawValue,
+                     "start": ISO8601Millis.format(failure.range.start),
                      "end": ISO8601Millis.format(failure.range.end), "attempts": failure.attempts,
                      "message": failure.message]
+                },
+                "rejectedThisRun": report.rejectedThisRun,
+                "rejectedTotal": report.rejectedTotal,
+                "rejected": report.rejected.map { rejected -> [String: Any] in
+                    ["uuid": rejected.uuid.uuidString, "type": rejected.type.rawValue, "reason": rejected.reason,
+                     "field": rejected.field.map { $0 as Any } ?? NSNull(), "detail": rejected.detail,
+                     "interval": rejected.intervalId.map { $0 as Any } ?? NSNull(),
+                     "foundBy": rejected.foundBy.rawValue, "at": ISO8601Millis.format(rejected.atMs)]
                 },
             ]
         }
@@ -144,15 +200,27 @@ extension StepSyncCommand {
             }
             lines.append("ledger: \(Format.number(report.totalSynced)) of \(Format.number(report.totalIntervals)) intervals synced, "
                 + "\(Format.number(report.failed)) failed, \(Format.number(report.pending)) left")
+            if report.rejectedThisRun > 0 {
+                lines.append("rejected \(Format.number(report.rejectedThisRun)) invalid samples (not sent; the rest of their intervals was):")
+                for rejected in report.rejected.prefix(20) {
+                    lines.append("  \(rejected.uuid.uuidString) \(rejected.type.shortName): \(rejected.reason) — \(rejected.detail)")
+                }
+                if report.rejectedThisRun > 20 { lines.append("  … and \(Format.number(report.rejectedThisRun - 20)) more (`stepsync sync --json` lists them)") }
+            }
             if !report.failures.isEmpty {
                 lines.append("failures:")
                 for failure in report.failures.prefix(20) {
-                    lines.append("  #\(failure.intervalId) \(failure.range) after \(failure.attempts) attempt(s): \(failure.message)")
+                    let type = failure.type == .stepCount ? "" : " \(failure.type.shortName)"
+                    lines.append("  #\(failure.intervalId)\(type) \(failure.range) after \(failure.attempts) attempt(s): \(failure.message)")
                 }
                 if report.failures.count > 20 { lines.append("  … and \(report.failures.count - 20) more") }
                 lines.append("Fix the cause, then `stepsync sync --retry-failed` sends them again.")
             }
-            if report.pending > 0 {
+            lines.append(contentsOf: report.unsupported)
+            if let gaveUp = report.gaveUp {
+                lines.append("gave up after \(Format.duration(report.gaveUpAfterSeconds)): \(gaveUp)")
+                lines.append("\(Format.number(report.pending)) intervals are still pending; run `stepsync sync` again once the sink is up.")
+            } else if report.pending > 0 {
                 lines.append(report.stopped
                     ? "paused: \(Format.number(report.pending)) intervals left; run `stepsync sync` again to carry on."
                     : "\(Format.number(report.pending)) intervals left; run `stepsync sync` again to carry on.")

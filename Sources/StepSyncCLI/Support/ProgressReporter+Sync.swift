@@ -1,11 +1,31 @@
 import StepSyncEngine
 
 extension ProgressReporter {
-    /// Reports a running sync: intervals done of total, samples sent and samples per second (`sync`, `demo`).
+    /// Reports a running sync: intervals done of total, samples sent and samples per second (`sync`, `demo`); while
+    /// the engine waits for the sink, the one line saying why and when it tries again — and no ETA.
+    ///
+    /// Rates and the ETA are based on the time spent sending (``SyncProgress/activeSeconds``), so a long wait for the
+    /// sink does not make the rest of the run look hours long.
     mutating func update(_ progress: SyncProgress) {
-        let rate = progress.elapsedSeconds > 0 ? Double(progress.samplesSent) / progress.elapsedSeconds : 0
-        update(done: Int64(progress.done), total: Int64(progress.total),
-               detail: "\(Format.number(progress.samplesSent)) samples, \(Format.number(rate.rounded())) samples/s",
-               force: progress.done == progress.total)
+        if let wait = progress.serverWait {
+            note("\(wait.message) retrying in \(Self.seconds(wait.retryInSeconds))")
+            return
+        }
+        let active = progress.activeSeconds > 0 ? progress.activeSeconds : progress.elapsedSeconds
+        let rate = active > 0 ? Double(progress.samplesSent) / active : 0
+        var detail = "\(Format.number(progress.samplesSent)) samples, \(Format.number(rate.rounded())) samples/s"
+        if progress.rejected > 0 { detail += ", \(Format.number(progress.rejected)) rejected" }
+        var eta = ETA.none
+        if progress.done > 0, active > 0, progress.total > progress.done {
+            eta = .seconds(active / Double(progress.done) * Double(progress.total - progress.done))
+        }
+        update(done: Int64(progress.done), total: Int64(progress.total), detail: detail,
+               force: progress.done == progress.total, eta: eta)
+    }
+
+    /// `8 s`, `0.2 s`, `30 s`: a wait for people.
+    static func seconds(_ value: Double) -> String {
+        if value >= 10 || value == value.rounded() { return "\(Int(value.rounded())) s" }
+        return String(format: "%.1f s", value)
     }
 }

@@ -31,8 +31,18 @@ struct ProgressReporter {
         return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
+    /// How the remaining time is shown.
+    enum ETA {
+        /// From the elapsed time and the fraction done.
+        case auto
+        /// Not at all (nothing meaningful to say, e.g. while waiting for a server).
+        case none
+        /// This many seconds, computed by the caller (e.g. from the time actually spent working).
+        case seconds(Double)
+    }
+
     /// Reports `done` of `total` units, with an optional detail such as "12,000 samples, 95k samples/s".
-    mutating func update(done: Int64, total: Int64, detail: String = "", force: Bool = false) {
+    mutating func update(done: Int64, total: Int64, detail: String = "", force: Bool = false, eta: ETA = .auto) {
         guard enabled else { return }
         let now = ContinuousClock.now
         let minGap: Duration = isTerminal ? .milliseconds(100) : .milliseconds(Int64(plainInterval * 1000))
@@ -40,9 +50,13 @@ struct ProgressReporter {
         lastDraw = now
         let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
         let elapsed = elapsedSeconds
-        var eta = ""
+        var etaText = ""
         if fraction > 0.001, fraction < 1 {
-            eta = " ETA " + Self.clock(elapsed / fraction - elapsed)
+            switch eta {
+            case .auto: etaText = " ETA " + Self.clock(elapsed / fraction - elapsed)
+            case .none: break
+            case .seconds(let seconds): etaText = " ETA " + Self.clock(seconds)
+            }
         }
         let counts = "\(done)/\(total) \(label)"
         let tail = detail.isEmpty ? "" : " · \(detail)"
@@ -50,13 +64,25 @@ struct ProgressReporter {
             let width = 28
             let filled = Int(fraction * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            let line = String(format: "\r%@ %3.0f%% %@%@%@ \u{1B}[K", bar, fraction * 100, counts, tail, eta)
+            let line = String(format: "\r%@ %3.0f%% %@%@%@ \u{1B}[K", bar, fraction * 100, counts, tail, etaText)
             FileHandle.standardError.write(Data(line.utf8))
             drewBar = true
         } else {
-            let line = String(format: "progress: %.0f%% %@%@%@\n", fraction * 100, counts, tail, eta)
+            let line = String(format: "progress: %.0f%% %@%@%@\n", fraction * 100, counts, tail, etaText)
             FileHandle.standardError.write(Data(line.utf8))
         }
+    }
+
+    /// Says `text` on stderr, even when the bar is disabled (`--json`): on a terminal it takes the bar's line (the
+    /// next update draws the bar again), elsewhere it is a line of its own.
+    mutating func note(_ text: String) {
+        if isTerminal {
+            FileHandle.standardError.write(Data("\r\(text)\u{1B}[K".utf8))
+            drewBar = true
+        } else {
+            FileHandle.standardError.write(Data("\(text)\n".utf8))
+        }
+        lastDraw = nil
     }
 
     /// Ends the bar's line on a terminal.

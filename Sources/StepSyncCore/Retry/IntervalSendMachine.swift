@@ -1,17 +1,24 @@
 /// The decisions of sending one interval, as a value: events in, an ``Action`` out, no I/O and no clock.
 ///
 /// The engine's task for an interval is a thin shell around it: it calls ``startSend()`` before each POST, feeds the
-/// outcome to ``received(_:stopping:using:)`` and does what the action says (mark synced, sleep and resend, mark
-/// failed, put back to pending). Tested without concurrency in `IntervalSendMachineTests`.
+/// outcome to ``received(_:stopping:using:)`` and does what the action says (mark synced, wait and resend, leave a
+/// refused sample out and resend, mark failed, put back to pending, hand over to the shared wait for the sink).
+/// Tested without concurrency in `IntervalSendMachineTests`.
 ///
 /// ```
-/// idle ──startSend──▶ sending ──accepted──────────────▶ done(markSynced)
-///                       │  ├──permanent (4xx)──────────▶ done(markFailed)
-///                       │  ├──transient, attempts left─▶ waiting ──startSend──▶ sending …
-///                       │  ├──transient, none left─────▶ done(markFailed)
-///                       │  └──transient, stopping──────▶ done(requeue)
-///                       └──cancelled (any state)──────▶ done(requeue)
+/// idle ──startSend──▶ sending ──accepted──────────────────────▶ done(markSynced)
+///                       │  ├──sample refused, drops left──────▶ waiting ──startSend──▶ sending …  (dropSample)
+///                       │  ├──permanent (4xx)─────────────────▶ done(markFailed)
+///                       │  ├──sink unreachable / 429 / 503────▶ done(yieldToSink)
+///                       │  ├──transient, attempts left────────▶ waiting ──startSend──▶ sending …  (retry)
+///                       │  ├──transient, none left────────────▶ done(markFailed)
+///                       │  └──transient, stopping─────────────▶ done(requeue)
+///   waiting ──paused──▶ done(requeue);   any state ──cancelled──▶ done(requeue)
 /// ```
+///
+/// Faults of the whole sink (``UploadOutcome/Classification/serverUnavailable(_:)``) are not this interval's: the
+/// interval goes back to pending and the engine waits for the sink once for all (``SinkOutageMachine``). Only the
+/// transient faults left (a 500, a read timeout) are retried here, with ``RetryPolicy``'s backoff.
 public struct IntervalSendMachine: Sendable {
     /// What the engine must do next.
     public enum Action: Hashable, Sendable {
@@ -19,54 +26,56 @@ public struct IntervalSendMachine: Sendable {
         case markSynced(SinkAcknowledgement)
         /// Wait this long, then call ``IntervalSendMachine/startSend()`` and send again.
         case retry(after: Duration, reason: String)
+        /// Record the refused sample as rejected, leave it out of the body, then call
+        /// ``IntervalSendMachine/startSend()`` and send the rest at once.
+        case dropSample(SampleRefusal)
         /// Record the failure (`markFailed`) with this message: the interval is done, the sync goes on.
         case markFailed(String)
         /// Put the interval back to `pending` (a paused or cancelled sync did not get it through).
         case requeue(String)
+        /// Put the interval back to `pending` and let the engine wait for the sink: the fault is the server's.
+        case yieldToSink(SinkFailure)
     }
 
     private enum State: Hashable, Sendable {
         case idle
-        case sending(attempt: Int)
-        case waiting(afterAttempt: Int)
+        case sending
+        case waiting
         case done
     }
 
     /// The policy that decides retries.
     public let policy: RetryPolicy
+    /// The most samples the sink may refuse one by one before the interval is marked failed.
+    public let maxRefusedSamples: Int
     private var state: State = .idle
+    /// Sends made so far in this run (the one under way included).
+    public private(set) var sends = 0
+    /// Sends that ended in a transient failure: they count against ``RetryPolicy/maxAttempts``.
+    public private(set) var transientFailures = 0
+    /// Samples the sink refused one by one so far.
+    public private(set) var refusedSamples = 0
 
     /// Creates the machine for one interval.
-    public init(policy: RetryPolicy) {
+    public init(policy: RetryPolicy, maxRefusedSamples: Int = 100) {
         self.policy = policy
+        self.maxRefusedSamples = max(0, maxRefusedSamples)
     }
 
     /// Sends made so far in this run (the one under way included).
-    public var attempts: Int {
-        switch state {
-        case .idle, .done: return lastAttempt
-        case .sending(let attempt): return attempt
-        case .waiting(let attempt): return attempt
-        }
-    }
+    public var attempts: Int { sends }
 
-    private var lastAttempt = 0
-
-    /// Whether the interval has reached an end (synced, failed or requeued).
+    /// Whether the interval has reached an end (synced, failed, requeued or handed to the sink's wait).
     public var isDone: Bool { state == .done }
 
-    /// A send starts. Returns its 1-based attempt number.
+    /// A send starts. Returns its 1-based number.
     @discardableResult
     public mutating func startSend() -> Int {
         switch state {
-        case .idle:
-            state = .sending(attempt: 1)
-            lastAttempt = 1
-            return 1
-        case .waiting(let previous):
-            state = .sending(attempt: previous + 1)
-            lastAttempt = previous + 1
-            return previous + 1
+        case .idle, .waiting:
+            state = .sending
+            sends += 1
+            return sends
         case .sending, .done:
             preconditionFailure("startSend() in state \(state)")
         }
@@ -79,8 +88,15 @@ public struct IntervalSendMachine: Sendable {
         stopping: Bool,
         using generator: inout G
     ) -> Action {
-        guard case .sending(let attempt) = state else {
-            preconditionFailure("received(_:) in state \(state)")
+        guard state == .sending else { preconditionFailure("received(_:) in state \(state)") }
+        if case .refusedSample(let refusal) = outcome {
+            guard refusedSamples < maxRefusedSamples else {
+                state = .done
+                return .markFailed("\(refusal.description) (the sink refused more than \(maxRefusedSamples) samples of this interval one by one)")
+            }
+            refusedSamples += 1
+            state = .waiting
+            return .dropSample(refusal)
         }
         switch outcome.classification {
         case .success:
@@ -90,20 +106,32 @@ public struct IntervalSendMachine: Sendable {
         case .permanent(let message):
             state = .done
             return .markFailed(message)
+        case .serverUnavailable(let failure):
+            state = .done
+            return .yieldToSink(failure)
         case .transient(let reason):
+            transientFailures += 1
             if stopping {
                 state = .done
                 return .requeue(reason)
             }
-            guard policy.allowsRetry(afterAttempt: attempt) else {
+            guard policy.allowsRetry(afterAttempt: transientFailures) else {
                 state = .done
-                return .markFailed("gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"): \(reason)")
+                let n = transientFailures
+                return .markFailed("gave up after \(n) attempt\(n == 1 ? "" : "s"): \(reason)")
             }
-            state = .waiting(afterAttempt: attempt)
-            let delay = policy.delay(afterAttempt: attempt, retryAfterSeconds: outcome.retryAfterSeconds,
+            state = .waiting
+            let delay = policy.delay(afterAttempt: transientFailures, retryAfterSeconds: outcome.retryAfterSeconds,
                                      using: &generator)
             return .retry(after: delay, reason: reason)
         }
+    }
+
+    /// A stop was requested while waiting out a retry's backoff: the wait ends at once and the interval goes back to
+    /// pending (the next run sends it).
+    public mutating func paused() -> Action {
+        state = .done
+        return .requeue("paused during a retry wait")
     }
 
     /// The task was cancelled (second signal) while sending or waiting: the interval goes back to pending.

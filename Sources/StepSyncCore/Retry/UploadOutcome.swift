@@ -4,7 +4,13 @@ public enum UploadOutcome: Hashable, Sendable {
     case accepted(SinkAcknowledgement)
     /// The sink answered a non-2xx status, with its message and, for 429/503, the `Retry-After` it named.
     case rejected(status: Int, message: String, retryAfterSeconds: Double?)
-    /// The request never got an answer: connection refused or reset, timeout, a dropped connection.
+    /// The sink refused the request because of one sample, which it named by its index in the body (a 4xx with
+    /// `{"error":…,"message":…,"index":i,"field":f}`): that sample is left out and the rest resent.
+    case refusedSample(SampleRefusal)
+    /// The request never reached the sink: connection refused or reset, name resolution, TLS, connect timeout.
+    /// A fact about the server, not about the interval: the engine waits for the server (``SinkOutageMachine``).
+    case unreachable(String)
+    /// The request was sent but got no answer: a read timeout, a connection dropped mid-answer.
     case transportFailure(String)
 
     /// How the sync treats this outcome.
@@ -13,22 +19,36 @@ public enum UploadOutcome: Hashable, Sendable {
         case .accepted:
             return .success
         case .rejected(let status, let message, _):
-            // 408 (request timeout), 425 (too early), 429 (too many requests) and every 5xx say "try again later";
-            // any other 4xx says the request itself is wrong, and resending it would get the same answer.
-            if status == 408 || status == 425 || status == 429 || status >= 500 {
+            // 429 (too many requests), 502, 503 and 504 say "the server (or the proxy before it) cannot take requests
+            // now": the whole sink, not this interval. 408, 425 and the other 5xx are retried for this interval.
+            // Any other 4xx says the request itself is wrong, and resending it would get the same answer.
+            if Self.serverLevelStatuses.contains(status) {
+                return .serverUnavailable(SinkFailure(.unavailable(status: status), detail: message,
+                                                      retryAfterSeconds: retryAfterSeconds))
+            }
+            if status == 408 || status == 425 || status >= 500 {
                 return .transient("HTTP \(status): \(message)")
             }
             return .permanent("HTTP \(status): \(message)")
+        case .refusedSample(let refusal):
+            return .permanent(refusal.description)
+        case .unreachable(let message):
+            return .serverUnavailable(SinkFailure(.unreachable, detail: message))
         case .transportFailure(let message):
             return .transient(message)
         }
     }
 
+    /// The statuses that speak for the whole sink: 429, 502, 503, 504.
+    public static let serverLevelStatuses: Set<Int> = [429, 502, 503, 504]
+
     /// The sync's reading of an outcome.
     public enum Classification: Hashable, Sendable {
         /// Acknowledged: mark the interval synced.
         case success
-        /// Worth retrying after a delay (the reason is kept as the interval's last error).
+        /// The sink as a whole cannot take requests: put the interval back and wait for the sink.
+        case serverUnavailable(SinkFailure)
+        /// Worth retrying this interval after a delay (the reason is kept as the interval's last error).
         case transient(String)
         /// Not worth retrying: mark the interval failed with this message.
         case permanent(String)
@@ -40,4 +60,3 @@ public enum UploadOutcome: Hashable, Sendable {
         return retryAfter
     }
 }
-

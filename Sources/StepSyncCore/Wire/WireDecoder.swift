@@ -1,52 +1,84 @@
 import Foundation
 
-/// Decodes and validates HealthStepsSync request bodies, all or nothing.
+/// Decodes and validates wire request bodies and stored lines, all or nothing.
 ///
-/// `{"samples":[…]}` is parsed by a hand-written parser (`JSONDecoder` was ≈ 10× slower and would have capped
-/// ingest: see `Planning/wire-format.md`), and every sample is checked in order. The first problem found rejects the whole
-/// request with a ``WireError`` naming it, its field and the sample's index. Unknown fields are ignored, and a
-/// `null` `sourceDeviceName` counts as absent.
+/// Bodies are parsed by a hand-written parser (`JSONDecoder` was ≈ 10× slower and would have capped ingest: see
+/// `Planning/wire-format.md`), then every sample is checked in order by ``SampleValidation`` — the one validation
+/// of the project. The first problem found rejects the whole request with a ``WireError`` naming it, its field and
+/// the sample's index. Unknown fields are ignored, and `null` counts as absent for optional fields.
 public enum WireDecoder {
-    /// The samples of a request body, or the first problem in it.
+    /// The samples of a `POST /steps` body, or the first problem in it.
     public static func decodeRequest(_ body: some ContiguousBytes) throws(WireError) -> [WireSample] {
-        let result: Result<[WireSample], WireError> = body.withUnsafeBytes { raw in
-            var parser = WireParser(raw)
-            do throws(WireError) { return .success(try parser.parseRequest()) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try decodeStepsRequest(body).map(WireSample.init)
     }
 
-    /// One wire object (a line of `steps.jsonl`, without its newline), validated; `index` names it in errors.
+    /// The samples of a `POST /steps` body as step-count ``HealthSample``s (unit `count`, `sourceName` `""` unless
+    /// the body carries them), or the first problem in it.
+    public static func decodeStepsRequest(_ body: some ContiguousBytes) throws(WireError) -> [HealthSample] {
+        try decode(body, .steps)
+    }
+
+    /// The samples of a `POST /samples` body (`{"samples":[{"uuid","type","startDate",…}]}`), or the first problem
+    /// in it.
+    public static func decodeSamplesRequest(_ body: some ContiguousBytes) throws(WireError) -> [HealthSample] {
+        try decode(body, .samples)
+    }
+
+    /// One `POST /steps` object (a line of `steps.jsonl`, without its newline), validated; `index` names it in
+    /// errors.
     public static func decodeSample(_ object: some ContiguousBytes, index: Int? = nil) throws(WireError) -> WireSample {
-        let result: Result<WireSample, WireError> = object.withUnsafeBytes { raw in
+        WireSample(try decodeStoredSample(object, type: .stepCount, index: index))
+    }
+
+    /// One stored line (without its newline) of the sink's file for `type`, validated: a `POST /steps` object for
+    /// step counts, else a `POST /samples` object whose `type` must be `type`.
+    public static func decodeStoredSample(_ line: some ContiguousBytes, type: SampleType, index: Int? = nil)
+        throws(WireError) -> HealthSample
+    {
+        let shape: WireShape = type == .stepCount ? .steps : .samples
+        let result: Result<HealthSample, WireError> = line.withUnsafeBytes { raw in
             var parser = WireParser(raw)
-            do throws(WireError) { return .success(try parser.parseSingleSample(index: index)) } catch {
+            do throws(WireError) { return .success(try parser.parseSingleSample(shape, index: index)) } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
-    }
-
-    /// Checks one decoded object: uuid, dates, their order and the count.
-    static func validate(_ raw: RawSample, index: Int?) throws(WireError) -> WireSample {
-        guard let uuid = UUID(uuidString: raw.uuid) else { throw .invalidUUID(raw.uuid, index: index) }
-        guard let start = ISO8601Millis.parse(raw.startDate) else {
-            throw .invalidDate("startDate", raw.startDate, index: index)
+        let sample = try result.get()
+        guard sample.type == type else {
+            throw .invalidSample(SampleProblem(.invalidType, field: "type",
+                                               detail: "is \(sample.type.rawValue.prefix(64)), not \(type.rawValue)"),
+                                 index: index)
         }
-        guard let end = ISO8601Millis.parse(raw.endDate) else { throw .invalidDate("endDate", raw.endDate, index: index) }
-        guard end >= start else { throw .endBeforeStart(index: index) }
-        guard raw.count >= 0, raw.count <= WireSample.maximumCount else { throw .invalidCount(raw.count, index: index) }
-        return WireSample(uuid: uuid, startMs: start, endMs: end, count: raw.count,
-                          sourceBundleId: raw.sourceBundleId, sourceDeviceName: raw.sourceDeviceName)
+        try validate(sample, shape, kind: type.kind, index: index)
+        return sample
     }
 
-    /// The fields of one sample as found, before validation.
-    struct RawSample {
-        var uuid: String
-        var startDate: String
-        var endDate: String
-        var count: Double
-        var sourceBundleId: String
-        var sourceDeviceName: String?
+    private static func decode(_ body: some ContiguousBytes, _ shape: WireShape) throws(WireError) -> [HealthSample] {
+        let result: Result<[HealthSample], WireError> = body.withUnsafeBytes { raw in
+            var parser = WireParser(raw)
+            do throws(WireError) { return .success(try parser.parseRequest(shape)) } catch { return .failure(error) }
+        }
+        let samples = try result.get()
+        var lastType = SampleType.stepCount
+        var lastKind = SampleKind.cumulative
+        for (index, sample) in samples.enumerated() {
+            if sample.type != lastType {
+                lastType = sample.type
+                lastKind = sample.type.kind
+            }
+            try validate(sample, shape, kind: lastKind, index: index)
+        }
+        return samples
+    }
+
+    /// ``SampleValidation`` on one parsed sample; on the `POST /steps` shape the value is called `count`.
+    @inline(__always)
+    private static func validate(_ sample: HealthSample, _ shape: WireShape, kind: SampleKind, index: Int?)
+        throws(WireError)
+    {
+        guard var problem = SampleValidation.problem(of: sample, kind: kind) else { return }
+        if shape == .steps, problem.field == "value" {
+            problem = SampleProblem(problem.reason, field: "count", detail: problem.detail)
+        }
+        throw .invalidSample(problem, index: index)
     }
 }

@@ -1,16 +1,17 @@
-/// Why a request body (or a stored line) is not valid wire JSON; the whole request is rejected.
+/// Why a request body (or a stored line) is not valid wire JSON, or holds a sample ``SampleValidation`` refuses;
+/// the whole request is rejected.
 ///
 /// The description names the problem, the field and the sample's index in `samples`, so a client can find it:
-/// `sample 3: field "count": -2 is negative`.
+/// `sample 3: field "count" -2.0 is negative for a cumulative type`. It never quotes more than 64 characters of the
+/// offending input.
 public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
-    private enum Code: String, Sendable {
-        case malformedJSON = "malformed_json"
-        case missingField = "missing_field"
-        case wrongType = "wrong_type"
-        case invalidUUID = "invalid_uuid"
-        case invalidDate = "invalid_date"
-        case endBeforeStart = "end_before_start"
-        case invalidCount = "invalid_count"
+    private enum Code: Equatable, Sendable {
+        case malformedJSON
+        case missingField
+        case wrongType
+        case invalidUUID
+        case invalidDate
+        case invalidSample(SampleProblem.Reason)
     }
 
     private let code: Code
@@ -18,7 +19,7 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
     public let sampleIndex: Int?
     /// The offending field (`uuid`, `startDate`, …, or `samples`), when known.
     public let field: String?
-    /// Details: the offending value or the parser's message.
+    /// Details: the problem, with at most a short prefix of the offending value.
     public let detail: String
 
     private init(_ code: Code, index: Int?, field: String?, detail: String) {
@@ -28,8 +29,19 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
         self.detail = detail
     }
 
-    /// A short machine-readable name of the problem (`malformed_json`, `invalid_uuid`, …).
-    public var kind: String { code.rawValue }
+    /// A short machine-readable name of the problem: `malformed_json`, `missing_field`, `wrong_type`,
+    /// `invalid_uuid`, `invalid_date`, or a ``SampleProblem/Reason`` raw value (`instant_out_of_range`,
+    /// `end_before_start`, `negative_value`, `value_out_of_range`, `field_too_long`, `invalid_type`, …).
+    public var kind: String {
+        switch code {
+        case .malformedJSON: "malformed_json"
+        case .missingField: "missing_field"
+        case .wrongType: "wrong_type"
+        case .invalidUUID: "invalid_uuid"
+        case .invalidDate: "invalid_date"
+        case .invalidSample(let reason): reason.rawValue
+        }
+    }
 
     /// The body is not JSON, or not the expected shape at all.
     public static func malformedJSON(_ detail: String, index: Int? = nil) -> WireError {
@@ -52,14 +64,10 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
         WireError(.invalidDate, index: index, field: field,
                   detail: "\"\(InputExcerpt.of(value))\" is not an ISO-8601 date such as 2025-05-11T16:27:22.000Z")
     }
-    /// `endDate` is before `startDate`.
-    public static func endBeforeStart(index: Int?) -> WireError {
-        WireError(.endBeforeStart, index: index, field: "endDate", detail: "is before startDate")
-    }
-    /// `count` is negative or over ``WireSample/maximumCount``.
-    public static func invalidCount(_ value: Double, index: Int?) -> WireError {
-        WireError(.invalidCount, index: index, field: "count",
-                  detail: value < 0 ? "\(value) is negative" : "\(value) is over the limit of 1000000")
+    /// A sample that parsed but that ``SampleValidation`` refuses (an instant out of range, end before start, a
+    /// negative or absurd value, a field over its size limit, …).
+    public static func invalidSample(_ problem: SampleProblem, index: Int?) -> WireError {
+        WireError(.invalidSample(problem.reason), index: index, field: problem.field, detail: problem.detail)
     }
 
     public var description: String {

@@ -1,15 +1,20 @@
 import Foundation
 
-/// A hand-written parser for the one JSON shape of the wire: `{"samples":[{…},…]}` with flat sample objects.
+/// A hand-written parser for the wire's JSON: `{"samples":[{…},…]}` with flat sample objects, in the two shapes of
+/// ``WireShape`` (`POST /steps` and `POST /samples`), and single objects (the sink's stored lines).
 ///
 /// It replaced `JSONDecoder`, which decoded ≈ 10× slower than ``WireEncoder`` writes and would have capped ingest
 /// (figures in `Planning/wire-format.md`). It checks full JSON syntax (strings with every escape, numbers, nesting
 /// of unknown fields, trailing bytes) and reports the byte offset of a syntax error and the sample index of a
-/// missing or ill-typed field.
+/// missing or ill-typed field. It only parses: the content of a sample is checked afterwards by
+/// ``SampleValidation`` (``WireDecoder`` does both). Every index is bounds-checked, so any input is safe.
 struct WireParser {
-    private let bytes: UnsafeRawBufferPointer
-    private var i = 0
-    private var sampleIndex: Int?
+    let bytes: UnsafeRawBufferPointer
+    var i = 0
+    var sampleIndex: Int?
+    /// The last string seen per field, reused when the next sample repeats it (most samples of a body share their
+    /// type, unit and source), which saves an allocation per long string.
+    var interned = InternedStrings()
 
     init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
@@ -17,9 +22,9 @@ struct WireParser {
 
     // MARK: - Entry points
 
-    /// Parses `{"samples":[…]}`; unknown top-level keys are skipped.
-    mutating func parseRequest() throws(WireError) -> [WireSample] {
-        var samples: [WireSample]?
+    /// Parses `{"samples":[…]}` in `shape`; unknown top-level keys are skipped.
+    mutating func parseRequest(_ shape: WireShape) throws(WireError) -> [HealthSample] {
+        var samples: [HealthSample]?
         try expectObjectStart()
         if try !consumeObjectEnd() {
             repeat {
@@ -30,7 +35,7 @@ struct WireParser {
                         if peek == nil { throw syntax("unexpected end of input") }
                         throw .wrongType("samples", index: nil, expected: "an array")
                     }
-                    samples = try parseSampleArray()
+                    samples = try parseSampleArray(shape)
                 } else {
                     try skipValue()
                 }
@@ -41,24 +46,22 @@ struct WireParser {
         return samples
     }
 
-    /// Parses one sample object that makes up the whole input (a `steps.jsonl` line).
-    mutating func parseSingleSample(index: Int?) throws(WireError) -> WireSample {
+    /// Parses one sample object that makes up the whole input (a stored line).
+    mutating func parseSingleSample(_ shape: WireShape, index: Int?) throws(WireError) -> HealthSample {
         sampleIndex = index
-        let sample = try parseSample()
+        let sample = try parseSample(shape)
         try expectEnd()
         return sample
     }
 
-    // MARK: - Samples
-
-    private mutating func parseSampleArray() throws(WireError) -> [WireSample] {
+    private mutating func parseSampleArray(_ shape: WireShape) throws(WireError) -> [HealthSample] {
         i += 1 // [
-        var samples: [WireSample] = []
+        var samples: [HealthSample] = []
         skipWhitespace()
         if peek == UInt8(ascii: "]") { i += 1; return samples }
         while true {
             sampleIndex = samples.count
-            samples.append(try parseSample())
+            samples.append(try parseSample(shape))
             skipWhitespace()
             switch peek {
             case UInt8(ascii: ","): i += 1
@@ -68,118 +71,15 @@ struct WireParser {
         }
     }
 
-    private mutating func parseSample() throws(WireError) -> WireSample {
-        skipWhitespace()
-        guard peek == UInt8(ascii: "{") else {
-            if peek == nil { throw syntax("unexpected end of input") }
-            throw .wrongType("samples", index: sampleIndex, expected: "an array of objects")
-        }
-        var uuid: UUID?, start: Int64?, end: Int64?, bundle: String?, device: String?
-        var count: Double?
-        try expectObjectStart()
-        if try !consumeObjectEnd() {
-            repeat {
-                let key = try parseKey()
-                switch key {
-                case "uuid":
-                    let (raw, text) = try rawStringField(key)
-                    uuid = raw.flatMap(Self.parseUUID) ?? text.flatMap(UUID.init(uuidString:))
-                    guard uuid != nil else { throw .invalidUUID(text ?? Self.string(raw!), index: sampleIndex) }
-                case "startDate", "endDate":
-                    let (raw, text) = try rawStringField(key)
-                    let ms = raw.flatMap(ISO8601Millis.parse(utf8:)) ?? text.flatMap(ISO8601Millis.parse)
-                    guard let ms else { throw .invalidDate(key, text ?? Self.string(raw!), index: sampleIndex) }
-                    if key == "startDate" { start = ms } else { end = ms }
-                case "sourceBundleId": bundle = try stringField(key)
-                case "sourceDeviceName": device = try stringField(key, nullable: true)
-                case "count":
-                    skipWhitespace()
-                    guard let c = peek, c == UInt8(ascii: "-") || (c >= 48 && c <= 57) else {
-                        try wrongType(key, expected: "a number")
-                    }
-                    count = try parseNumber()
-                default: try skipValue()
-                }
-            } while try nextMember()
-        }
-        guard let uuid else { throw .missingField("uuid", index: sampleIndex) }
-        guard let start else { throw .missingField("startDate", index: sampleIndex) }
-        guard let end else { throw .missingField("endDate", index: sampleIndex) }
-        guard let count else { throw .missingField("count", index: sampleIndex) }
-        guard let bundle else { throw .missingField("sourceBundleId", index: sampleIndex) }
-        guard end >= start else { throw .endBeforeStart(index: sampleIndex) }
-        guard count >= 0, count <= WireSample.maximumCount else { throw .invalidCount(count, index: sampleIndex) }
-        return WireSample(uuid: uuid, startMs: start, endMs: end, count: count, sourceBundleId: bundle,
-                          sourceDeviceName: device)
-    }
-
-    /// A string field as its raw bytes when it holds no escape (the common case), else decoded.
-    private mutating func rawStringField(_ key: String) throws(WireError) -> (UnsafeRawBufferPointer?, String?) {
-        skipWhitespace()
-        guard peek == UInt8(ascii: "\"") else { try wrongType(key, expected: "a string") }
-        let start = i + 1
-        var k = start
-        while k < bytes.count, bytes[k] != UInt8(ascii: "\""), bytes[k] != UInt8(ascii: "\\"), bytes[k] >= 0x20 { k += 1 }
-        if k < bytes.count, bytes[k] == UInt8(ascii: "\"") {
-            i = k + 1
-            return (UnsafeRawBufferPointer(rebasing: bytes[start..<k]), nil)
-        }
-        return (nil, try parseString())
-    }
-
-    private static func string(_ raw: UnsafeRawBufferPointer) -> String { String(decoding: raw, as: UTF8.self) }
-
-    /// Parses the 36 characters of a hyphenated UUID in either case, without allocating.
-    static func parseUUID(_ b: UnsafeRawBufferPointer) -> UUID? {
-        guard b.count == 36 else { return nil }
-        var out: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let ok = withUnsafeMutableBytes(of: &out) { o -> Bool in
-            var j = 0
-            for n in 0..<16 {
-                if n == 4 || n == 6 || n == 8 || n == 10 {
-                    guard b[j] == UInt8(ascii: "-") else { return false }
-                    j += 1
-                }
-                guard let hi = nibble(b[j]), let lo = nibble(b[j + 1]) else { return false }
-                o[n] = hi << 4 | lo
-                j += 2
-            }
-            return true
-        }
-        return ok ? UUID(uuid: out) : nil
-    }
-
-    @inline(__always) private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: return c - 48
-        case 65...70: return c - 55
-        case 97...102: return c - 87
-        default: return nil
-        }
-    }
-
-    private mutating func stringField(_ key: String, nullable: Bool = false) throws(WireError) -> String? {
-        skipWhitespace()
-        if peek == UInt8(ascii: "\"") { return try parseString() }
-        if nullable, matchLiteral("null") { return nil }
-        try wrongType(key, expected: "a string")
-    }
-
-    private mutating func wrongType(_ key: String, expected: String) throws(WireError) -> Never {
-        // A syntax error in the offending value wins over its type.
-        try skipValue()
-        throw .wrongType(key, index: sampleIndex, expected: expected)
-    }
-
     // MARK: - JSON syntax
 
-    private var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
+    var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
 
-    private func syntax(_ message: String) -> WireError {
+    func syntax(_ message: String) -> WireError {
         .malformedJSON("\(message) at byte \(i)", index: sampleIndex)
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while i < bytes.count {
             switch bytes[i] {
             case 0x20, 0x0A, 0x0D, 0x09: i += 1
@@ -188,20 +88,20 @@ struct WireParser {
         }
     }
 
-    private mutating func expectObjectStart() throws(WireError) {
+    mutating func expectObjectStart() throws(WireError) {
         skipWhitespace()
         guard peek == UInt8(ascii: "{") else { throw syntax(peek == nil ? "unexpected end of input" : "expected {") }
         i += 1
     }
 
-    private mutating func consumeObjectEnd() throws(WireError) -> Bool {
+    mutating func consumeObjectEnd() throws(WireError) -> Bool {
         skipWhitespace()
         if peek == UInt8(ascii: "}") { i += 1; return true }
         return false
     }
 
     /// After a member: `,` → true (another follows), `}` → false.
-    private mutating func nextMember() throws(WireError) -> Bool {
+    mutating func nextMember() throws(WireError) -> Bool {
         skipWhitespace()
         switch peek {
         case UInt8(ascii: ","): i += 1; return true
@@ -210,7 +110,7 @@ struct WireParser {
         }
     }
 
-    private mutating func parseKey() throws(WireError) -> String {
+    mutating func parseKey() throws(WireError) -> String {
         skipWhitespace()
         guard peek == UInt8(ascii: "\"") else { throw syntax("expected a key") }
         let key = try parseString()
@@ -220,12 +120,12 @@ struct WireParser {
         return key
     }
 
-    private mutating func expectEnd() throws(WireError) {
+    mutating func expectEnd() throws(WireError) {
         skipWhitespace()
         guard i == bytes.count else { throw syntax("unexpected bytes after the JSON value") }
     }
 
-    private mutating func matchLiteral(_ literal: StaticString) -> Bool {
+    mutating func matchLiteral(_ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
         guard i + n <= bytes.count else { return false }
         for k in 0..<n where bytes[i + k] != literal.utf8Start[k] { return false }
@@ -234,7 +134,7 @@ struct WireParser {
     }
 
     /// Parses a string at `"`, decoding escapes; plain strings are copied in one go.
-    private mutating func parseString() throws(WireError) -> String {
+    mutating func parseString() throws(WireError) -> String {
         i += 1
         let start = i
         while i < bytes.count {
@@ -305,7 +205,7 @@ struct WireParser {
     }
 
     /// Parses a JSON number; plain integers without a `Double(String)` round trip.
-    private mutating func parseNumber() throws(WireError) -> Double {
+    mutating func parseNumber() throws(WireError) -> Double {
         let start = i
         var negative = false
         if peek == UInt8(ascii: "-") { negative = true; i += 1 }
@@ -345,17 +245,22 @@ struct WireParser {
     }
 
     /// Skips any JSON value (checking its syntax).
-    private mutating func skipValue(depth: Int = 0) throws(WireError) {
+    mutating func skipValue(depth: Int = 0) throws(WireError) {
         guard depth < 64 else { throw syntax("nesting too deep") }
         skipWhitespace()
         guard let c = peek else { throw syntax("unexpected end of input") }
         switch c {
-        case UInt8(ascii: "\""): _ = try parseString()
+        case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "{"):
             i += 1
             if try consumeObjectEnd() { return }
             repeat {
-                _ = try parseKey()
+                skipWhitespace()
+                guard peek == UInt8(ascii: "\"") else { throw syntax("expected a key") }
+                try skipString()
+                skipWhitespace()
+                guard peek == UInt8(ascii: ":") else { throw syntax("expected :") }
+                i += 1
                 try skipValue(depth: depth + 1)
             } while try nextMember()
         case UInt8(ascii: "["):
@@ -377,5 +282,37 @@ struct WireParser {
         case UInt8(ascii: "-"), 48...57: _ = try parseNumber()
         default: throw syntax("unexpected character")
         }
+    }
+
+    /// Skips a string at `"`, checking its escapes, without building it.
+    private mutating func skipString() throws(WireError) {
+        i += 1
+        while i < bytes.count {
+            let c = bytes[i]
+            switch c {
+            case UInt8(ascii: "\""):
+                i += 1
+                return
+            case UInt8(ascii: "\\"):
+                i += 1
+                guard let e = peek else { throw syntax("unexpected end of input") }
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "n"), UInt8(ascii: "r"),
+                     UInt8(ascii: "t"), UInt8(ascii: "b"), UInt8(ascii: "f"):
+                    i += 1
+                case UInt8(ascii: "u"):
+                    i += 1
+                    let scalar = try hex4()
+                    if (0xD800..<0xDC00).contains(scalar), matchLiteral("\\u") {
+                        guard (0xDC00..<0xE000).contains(try hex4()) else { throw syntax("invalid surrogate pair") }
+                    }
+                default: throw syntax("invalid escape")
+                }
+            default:
+                if c < 0x20 { throw syntax("control character in a string") }
+                i += 1
+            }
+        }
+        throw syntax("unterminated string")
     }
 }

@@ -1,0 +1,47 @@
+/// A failure that speaks for the whole sink rather than for one interval: it cannot be reached, or it answers
+/// 429/502/503/504. The engine then stops starting intervals and waits for the sink (``SinkOutageMachine``).
+public struct SinkFailure: Hashable, Sendable {
+    /// How the sink failed.
+    public enum Kind: Hashable, Sendable {
+        /// No connection: refused, reset, name resolution, TLS, connect timeout.
+        case unreachable
+        /// The sink (or a proxy before it) answered this status: 429, 502, 503, 504.
+        case unavailable(status: Int)
+    }
+
+    /// How the sink failed.
+    public var kind: Kind
+    /// What the network or the sink said: `connection refused`, `down for maintenance`.
+    public var detail: String
+    /// The delay the sink named (`Retry-After`), in seconds.
+    public var retryAfterSeconds: Double?
+
+    /// Creates a failure.
+    public init(_ kind: Kind, detail: String, retryAfterSeconds: Double? = nil) {
+        self.kind = kind
+        self.detail = detail
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    /// The one line a person reads, naming the server:
+    /// `cannot reach http://127.0.0.1:8000: connection refused — is stepsync serve running?` or
+    /// `the sink at http://127.0.0.1:8000 is unavailable (HTTP 503: down for maintenance)`.
+    public func message(server: String) -> String {
+        switch kind {
+        case .unreachable:
+            return "cannot reach \(server): \(detail) — is stepsync serve running?"
+        case .unavailable(let status):
+            let what = status == 429 ? "asks to slow down" : "is unavailable"
+            return "the sink at \(server) \(what) (HTTP \(status): \(detail))"
+        }
+    }
+
+    /// The ledger's short note for an interval put back because of this failure: `connection refused`,
+    /// `HTTP 503: down for maintenance`.
+    public var note: String {
+        switch kind {
+        case .unreachable: return detail
+        case .unavailable(let status): return "HTTP \(status): \(detail)"
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+
+extension WireParser {
+    /// Parses one sample object in `shape` (see ``WireShape`` for its fields). Only the syntax and the JSON types are
+    /// checked here; ``SampleValidation`` checks the content.
+    mutating func parseSample(_ shape: WireShape) throws(WireError) -> HealthSample {
+        skipWhitespace()
+        guard peek == UInt8(ascii: "{") else {
+            if peek == nil { throw syntax("unexpected end of input") }
+            throw .wrongType("samples", index: sampleIndex, expected: "an array of objects")
+        }
+        var uuid: UUID?, type: SampleType?, start: Int64?, end: Int64?, value: Double?
+        var unit: String?, name: String?, bundle: String?, device: String?, version: String?, model: String?
+        var details: String?
+        let steps = shape == .steps
+        try expectObjectStart()
+        if try !consumeObjectEnd() {
+            repeat {
+                let key = try parseKey()
+                switch key {
+                case "uuid":
+                    let (raw, text) = try rawStringField(key)
+                    uuid = raw.flatMap(Self.parseUUID) ?? text.flatMap(UUID.init(uuidString:))
+                    guard uuid != nil else { throw .invalidUUID(text ?? Self.string(raw!), index: sampleIndex) }
+                case "startDate", "endDate":
+                    let (raw, text) = try rawStringField(key)
+                    let ms = raw.flatMap(ISO8601Millis.parse(utf8:)) ?? text.flatMap(ISO8601Millis.parse)
+                    guard let ms else { throw Self.dateError(key, raw: raw, text: text, index: sampleIndex) }
+                    if key == "startDate" { start = ms } else { end = ms }
+                case "count" where steps, "value" where !steps:
+                    skipWhitespace()
+                    guard let c = peek, c == UInt8(ascii: "-") || (c >= 48 && c <= 57) else {
+                        try wrongType(key, expected: "a number")
+                    }
+                    value = try parseNumber()
+                case "type" where !steps:
+                    type = try internedField(key, \.type).map(SampleType.init(rawValue:))
+                case "unit": unit = try internedField(key, \.unit)
+                case "sourceName": name = try internedField(key, \.sourceName)
+                case "sourceBundleId": bundle = try internedField(key, \.sourceBundleId)
+                case "sourceDeviceName": device = try internedField(key, \.sourceDeviceName, nullable: true)
+                case "sourceVersion": version = try internedField(key, \.sourceVersion, nullable: true)
+                case "deviceModel": model = try internedField(key, \.deviceModel, nullable: true)
+                case "details": details = try detailsField()
+                default: try skipValue()
+                }
+            } while try nextMember()
+        }
+        guard let uuid else { throw .missingField("uuid", index: sampleIndex) }
+        if steps { type = .stepCount }
+        guard let type else { throw .missingField("type", index: sampleIndex) }
+        guard let start else { throw .missingField("startDate", index: sampleIndex) }
+        guard let end else { throw .missingField("endDate", index: sampleIndex) }
+        guard let value else { throw .missingField(steps ? "count" : "value", index: sampleIndex) }
+        if steps {
+            unit = unit ?? "count"
+            name = name ?? ""
+        }
+        guard let unit else { throw .missingField("unit", index: sampleIndex) }
+        guard let name else { throw .missingField("sourceName", index: sampleIndex) }
+        guard let bundle else { throw .missingField("sourceBundleId", index: sampleIndex) }
+        return HealthSample(uuid: uuid, type: type, startMs: start, endMs: end, value: value, unit: unit,
+                            sourceName: name, sourceBundleId: bundle, sourceVersion: version, deviceName: device,
+                            deviceModel: model, details: details)
+    }
+
+    /// A string field as its raw bytes when it holds no escape (the common case), else decoded.
+    private mutating func rawStringField(_ key: String) throws(WireError) -> (UnsafeRawBufferPointer?, String?) {
+        skipWhitespace()
+        guard peek == UInt8(ascii: "\"") else { try wrongType(key, expected: "a string") }
+        let start = i + 1
+        var k = start
+        while k < bytes.count, bytes[k] != UInt8(ascii: "\""), bytes[k] != UInt8(ascii: "\\"), bytes[k] >= 0x20 { k += 1 }
+        if k < bytes.count, bytes[k] == UInt8(ascii: "\"") {
+            i = k + 1
+            return (UnsafeRawBufferPointer(rebasing: bytes[start..<k]), nil)
+        }
+        return (nil, try parseString())
+    }
+
+    /// A string field (or `nil` for `null` when `nullable`), reusing the previous sample's string when equal.
+    private mutating func internedField(
+        _ key: String, _ slot: WritableKeyPath<InternedStrings, InternedStrings.Entry>, nullable: Bool = false
+    ) throws(WireError) -> String? {
+        skipWhitespace()
+        if nullable, peek == UInt8(ascii: "n") {
+            guard matchLiteral("null") else { throw syntax("invalid literal") }
+            return nil
+        }
+        let (raw, text) = try rawStringField(key)
+        if let text { return text }
+        return interned[keyPath: slot].string(raw!)
+    }
+
+    /// `details`: a JSON object kept as its text with the whitespace between tokens removed (so it fits a JSONL
+    /// line and is stored and served back as the same JSON value), or `nil` for `null`.
+    private mutating func detailsField() throws(WireError) -> String? {
+        skipWhitespace()
+        if peek == UInt8(ascii: "n") {
+            guard matchLiteral("null") else { throw syntax("invalid literal") }
+            return nil
+        }
+        guard peek == UInt8(ascii: "{") else { try wrongType("details", expected: "a JSON object") }
+        let start = i
+        try skipValue(depth: 1)
+        return Self.minified(UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
+    }
+
+    /// `json` (syntactically valid) without the whitespace outside its strings.
+    static func minified(_ json: UnsafeRawBufferPointer) -> String {
+        var hasSpace = false
+        var inString = false
+        var escaped = false
+        for c in json {
+            if inString {
+                if escaped { escaped = false } else if c == UInt8(ascii: "\\") { escaped = true } else if c == UInt8(ascii: "\"") { inString = false }
+            } else if c == UInt8(ascii: "\"") {
+                inString = true
+            } else if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 {
+                hasSpace = true
+                break
+            }
+        }
+        guard hasSpace else { return String(decoding: json, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(json.count)
+        inString = false
+        escaped = false
+        for c in json {
+            if inString {
+                if escaped { escaped = false } else if c == UInt8(ascii: "\\") { escaped = true } else if c == UInt8(ascii: "\"") { inString = false }
+                out.append(c)
+            } else if c == UInt8(ascii: "\"") {
+                inString = true
+                out.append(c)
+            } else if c != 0x20, c != 0x0A, c != 0x0D, c != 0x09 {
+                out.append(c)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private mutating func wrongType(_ key: String, expected: String) throws(WireError) -> Never {
+        // A syntax error in the offending value wins over its type.
+        try skipValue()
+        throw .wrongType(key, index: sampleIndex, expected: expected)
+    }
+
+    static func string(_ raw: UnsafeRawBufferPointer) -> String { String(decoding: raw, as: UTF8.self) }
+
+    /// The error for a date that ``ISO8601Millis/parse(_:)`` refused: `instant_out_of_range` (naming the range)
+    /// when it is a well-formed date outside ``Instants`` — year 0000, or a time whose offset carries it past
+    /// 9999-12-31 or before 0001-01-01 — else `invalid_date`.
+    static func dateError(_ field: String, raw: UnsafeRawBufferPointer?, text: String?, index: Int?) -> WireError {
+        var bytes = raw.map { Array($0) } ?? Array((text ?? "").utf8)
+        let shown = text ?? string(raw!)
+        guard bytes.count >= 10, bytes.count <= 64 else { return .invalidDate(field, shown, index: index) }
+        // Move the date into range without changing its form: year 0000 → 2000 (both leap years), offset → Z.
+        if bytes[0..<4] == [48, 48, 48, 48] { bytes[0] = UInt8(ascii: "2") }
+        if bytes.count > 16, let sign = bytes[16...].firstIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) {
+            guard isOffset(bytes[(sign + 1)...]) else { return .invalidDate(field, shown, index: index) }
+            bytes.removeSubrange(sign...)
+            bytes.append(UInt8(ascii: "Z"))
+        }
+        let wellFormed = bytes.withUnsafeBytes { ISO8601Millis.parse(utf8: $0) } != nil
+        guard wellFormed else { return .invalidDate(field, shown, index: index) }
+        return .invalidSample(SampleProblem(.instantOutOfRange, field: field, detail: "is outside \(Instants.description)"),
+                              index: index)
+    }
+
+    /// Whether `b` is `HH:MM` or `HHMM` with HH < 24 and MM < 60 (an offset after its sign).
+    private static func isOffset(_ b: ArraySlice<UInt8>) -> Bool {
+        let digits = b.filter { $0 != UInt8(ascii: ":") }
+        guard digits.count == 4, b.count == 4 || (b.count == 5 && b[b.startIndex + 2] == UInt8(ascii: ":")),
+              digits.allSatisfy({ $0 >= 48 && $0 <= 57 })
+        else { return false }
+        let d = digits.map { Int($0) - 48 }
+        return d[0] * 10 + d[1] < 24 && d[2] * 10 + d[3] < 60
+    }
+
+    /// Parses the 36 characters of a hyphenated UUID in either case, without allocating.
+    static func parseUUID(_ b: UnsafeRawBufferPointer) -> UUID? {
+        guard b.count == 36 else { return nil }
+        var out: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let ok = withUnsafeMutableBytes(of: &out) { o -> Bool in
+            var j = 0
+            for n in 0..<16 {
+                if n == 4 || n == 6 || n == 8 || n == 10 {
+                    guard b[j] == UInt8(ascii: "-") else { return false }
+                    j += 1
+                }
+                guard let hi = nibble(b[j]), let lo = nibble(b[j + 1]) else { return false }
+                o[n] = hi << 4 | lo
+                j += 2
+            }
+            return true
+        }
+        return ok ? UUID(uuid: out) : nil
+    }
+
+    @inline(__always) private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 65...70: return c - 55
+        case 97...102: return c - 87
+        default: return nil
+        }
+    }
+}
+
+/// The last string of each repeated field of a body, so the next sample with the same bytes reuses it.
+struct InternedStrings {
+    /// One field's last bytes and string.
+    struct Entry {
+        var bytes: [UInt8] = []
+        var value = ""
+
+        /// The string of `raw`: the previous one when the bytes are the same.
+        mutating func string(_ raw: UnsafeRawBufferPointer) -> String {
+            // Strings of up to 15 UTF-8 bytes are stored inline by Swift: nothing to save.
+            if raw.count <= 15 { return String(decoding: raw, as: UTF8.self) }
+            if raw.count == bytes.count, bytes.withUnsafeBytes({ memcmp($0.baseAddress!, raw.baseAddress!, raw.count) }) == 0 {
+                return value
+            }
+            bytes = Array(raw)
+            value = String(decoding: raw, as: UTF8.self)
+            return value
+        }
+    }
+
+    var type = Entry()
+    var unit = Entry()
+    var sourceName = Entry()
+    var sourceBundleId = Entry()
+    var sourceDeviceName = Entry()
+    var sourceVersion = Entry()
+    var deviceModel = Entry()
+}

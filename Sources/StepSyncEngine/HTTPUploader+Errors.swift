@@ -1,0 +1,74 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import StepSyncCore
+
+extension HTTPUploader {
+    /// What a thrown network error means for the sync: ``UploadOutcome/unreachable(_:)`` when the request never
+    /// reached the sink (connection refused or reset, name resolution, TLS, connect timeout) — a fact about the
+    /// server — and ``UploadOutcome/transportFailure(_:)`` when it was sent but got no answer (read timeout, a
+    /// connection closed mid-answer) — a fault of this request.
+    static func outcome(of error: any Error) -> UploadOutcome {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout: return .unreachable("connect timed out")
+            case .tlsHandshakeTimeout: return .unreachable("TLS handshake timed out")
+            case .socksHandshakeTimeout, .httpProxyHandshakeTimeout: return .unreachable("proxy handshake timed out")
+            case .readTimeout, .deadlineExceeded: return .transportFailure("no answer in time")
+            case .remoteConnectionClosed: return .unreachable("connection closed by the server")
+            default: return .transportFailure(describe(error))
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return .unreachable("cannot resolve host \(error.host)")
+            }
+            if let first = error.connectionErrors.first { return outcome(of: first.error) }
+            return .unreachable(describe(error))
+        }
+        if let error = error as? IOError {
+            return .unreachable(errnoDescription(error.errnoCode))
+        }
+        if let error = error as? ChannelError {
+            switch error {
+            case .connectTimeout: return .unreachable("connect timed out")
+            case .ioOnClosedChannel, .eof, .outputClosed, .inputClosed, .alreadyClosed:
+                return .unreachable("connection closed by the server")
+            default: return .transportFailure(describe(error))
+            }
+        }
+        if error is SocketAddressError {
+            return .unreachable("cannot resolve the host")
+        }
+        let typeName = String(reflecting: type(of: error))
+        if typeName.contains("NIOSSL") || typeName.contains("BoringSSL") || typeName.contains("TLS") {
+            return .unreachable("TLS handshake failed: \(describe(error))")
+        }
+        return .transportFailure(describe(error))
+    }
+
+    /// `connection refused`, `connection reset`, … for the errno of a failed connect, read or write.
+    static func errnoDescription(_ code: Int32) -> String {
+        switch code {
+        case ECONNREFUSED: return "connection refused"
+        case ECONNRESET: return "connection reset"
+        case EPIPE: return "connection closed by the server"
+        case ETIMEDOUT: return "connect timed out"
+        case EHOSTUNREACH: return "host unreachable"
+        case ENETUNREACH: return "network unreachable"
+        case EADDRNOTAVAIL: return "address not available"
+        default: return String(cString: strerror(code)).lowercased()
+        }
+    }
+
+    /// The error as text, at most 300 characters.
+    static func describe(_ error: any Error) -> String {
+        let text = String(describing: error)
+        return text.count > 300 ? String(text.prefix(300)) + "…" : text
+    }
+}

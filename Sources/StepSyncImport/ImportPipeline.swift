@@ -1,0 +1,126 @@
+import Foundation
+import StepSyncCore
+
+/// A bounded hand-over of sample batches from the thread that inflates, scans and decodes an export to the thread
+/// that inserts them (the store's writer): the two halves of an import run on two cores, and at most ``capacity``
+/// batches (of ≈ ``ImportPipeline/batchSize`` samples) wait in between, so memory stays bounded.
+///
+/// Either side can stop the other: the producer by putting `.failed`, the consumer by ``cancel()`` (after which
+/// `put` returns at once and ``isCancelled`` tells the producer to stop reading).
+final class ImportPipeline: @unchecked Sendable {
+    /// What the producer hands over.
+    enum Item {
+        /// Decoded samples, with the bytes of XML and the records read so far.
+        case samples([HealthSample], bytesRead: Int64, recordsRead: Int)
+        /// The end of the document: the parser with its counts.
+        case finished(HealthExportParser, bytesRead: Int64)
+        /// The producer failed (structural damage, `--strict`, an unreadable file).
+        case failed(any Error)
+    }
+
+    /// Samples per batch: large enough that hand-overs cost nothing, small enough to keep memory flat.
+    static let batchSize = 4096
+    /// Batches that may wait.
+    let capacity: Int
+
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    private var cancelled = false
+    private var producerDone = false
+
+    init(capacity: Int = 4) {
+        self.capacity = capacity
+    }
+
+    /// Hands `item` over, waiting while ``capacity`` items wait; returns at once after ``cancel()``.
+    func put(_ item: Item) {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count >= capacity, !cancelled { condition.wait() }
+        guard !cancelled else { return }
+        items.append(item)
+        condition.broadcast()
+    }
+
+    /// Takes the next item, waiting for one.
+    func take() -> Item {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.isEmpty { condition.wait() }
+        let item = items.removeFirst()
+        condition.broadcast()
+        return item
+    }
+
+    /// Whether the consumer stopped; the producer checks it between chunks.
+    var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled
+    }
+
+    /// Stops the producer (its next `put` returns at once) and drops what waits.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        items.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Called by the producer as its very last action.
+    func producerFinished() {
+        condition.lock()
+        producerDone = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until the producer has returned (so nothing outlives the import).
+    func waitForProducer() {
+        condition.lock()
+        while !producerDone { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Runs the producer half on a thread of its own: reads `input`, scans and decodes it, and puts batches.
+    func startProducer(input: ExportInput, path: String, file: String, strict: Bool) {
+        let box = InputBox(input: input)
+        let thread = Thread { [self] in
+            defer { producerFinished() }
+            var parser = HealthExportParser()
+            parser.strict = strict
+            var scanner = XMLChunkScanner()
+            var bytesRead: Int64 = 0
+            struct Cancelled: Error {}
+            do {
+                try box.input.stream(path) { chunk in
+                    if isCancelled { throw Cancelled() }
+                    try scanner.feed(chunk, to: &parser)
+                    bytesRead += Int64(chunk.count)
+                    if parser.pending >= Self.batchSize {
+                        put(.samples(parser.drain(), bytesRead: bytesRead, recordsRead: parser.recordsRead))
+                    }
+                }
+                try scanner.finish()
+                try parser.finish(line: scanner.line)
+                put(.samples(parser.drain(), bytesRead: bytesRead, recordsRead: parser.recordsRead))
+                put(.finished(parser, bytesRead: bytesRead))
+            } catch is Cancelled {
+                return
+            } catch let problem as XMLProblem {
+                put(.failed(problem.error(in: file)))
+            } catch {
+                put(.failed(error))
+            }
+        }
+        thread.name = "stepsync-import-reader"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// The export input, handed to the producer thread (which alone uses it from then on).
+    private struct InputBox: @unchecked Sendable {
+        let input: ExportInput
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import StepSyncCore
+
+extension JSONLStorage {
+    public func page(_ query: SamplePageQuery, for client: ClientIdentity) async throws -> SamplePage {
+        var start = 0
+        if let cursor = query.cursor, !cursor.isEmpty {
+            guard let value = Int(cursor), value >= 0 else { throw SampleStorageError.invalidCursor(cursor) }
+            start = value
+        }
+        guard let number = logNumbers[query.type] else { return SamplePage(storedCount: 0, samples: [], nextCursor: nil) }
+        let log = logs[number]
+        var picked: [TypeLog.Slot] = []
+        var bytes = 0
+        var i = start
+        while i < log.readable, picked.count < query.limit {
+            let slot = log.slots[i]
+            if !slot.isDeleted, query.startRange?.contains(slot.startMs) ?? true {
+                if !picked.isEmpty, bytes + slot.length > query.maxBytes { break }
+                picked.append(slot)
+                bytes += slot.length
+            }
+            i += 1
+        }
+        let samples = try read(picked, of: log)
+        return SamplePage(storedCount: log.live, samples: samples, nextCursor: i < log.readable ? String(i) : nil)
+    }
+
+    public func typeCounts(for client: ClientIdentity) async throws -> [SampleType: Int] {
+        var counts: [SampleType: Int] = [:]
+        for log in logs where log.live > 0 { counts[log.type] = log.live }
+        return counts
+    }
+
+    public func stepSpans(overlapping range: Range<Int64>, for client: ClientIdentity) async throws -> [StepSpan] {
+        guard let number = logNumbers[.stepCount] else { return [] }
+        let log = logs[number]
+        // A sample overlapping the range starts before its end, and at most the longest duration before its start.
+        let earliest = range.lowerBound - log.maxDurationMs
+        var picked: [TypeLog.Slot] = []
+        for slot in log.slots[0..<log.readable] where !slot.isDeleted && slot.startMs < range.upperBound
+            && slot.startMs >= earliest
+        {
+            picked.append(slot)
+        }
+        var spans: [StepSpan] = []
+        spans.reserveCapacity(picked.count)
+        for sample in try read(picked, of: log)
+        where sample.endMs > range.lowerBound || (sample.startMs == sample.endMs && sample.startMs >= range.lowerBound) {
+            spans.append(StepSpan(startMs: sample.startMs, endMs: sample.endMs, value: sample.value,
+                                  deviceName: sample.deviceName))
+        }
+        return spans
+    }
+
+    public func health() async -> StorageHealth {
+        try? reloadIfNeeded()
+        guard let degraded else { return .ok }
+        return StorageHealth(degradedReason: degraded.reason, degradedSince: degraded.since.timeIntervalSince1970)
+    }
+
+    /// The samples of `slots` (in file order), read with one `pread` per run of adjacent lines (at most 4 MiB).
+    private func read(_ slots: [TypeLog.Slot], of log: TypeLog) throws -> [HealthSample] {
+        var samples: [HealthSample] = []
+        samples.reserveCapacity(slots.count)
+        var k = 0
+        while k < slots.count {
+            var end = k + 1
+            var length = slots[k].length
+            while end < slots.count, slots[end].offset == slots[end - 1].offset + Int64(slots[end - 1].length),
+                  length + slots[end].length <= 4 << 20
+            {
+                length += slots[end].length
+                end += 1
+            }
+            let base = slots[k].offset
+            let bytes: [UInt8]
+            do {
+                bytes = try log.file.read(offset: base, length: length)
+            } catch {
+                throw SampleStorageError.unavailable("cannot read the data: \(error)", retryAfterSeconds: retryAfterSeconds)
+            }
+            try bytes.withUnsafeBytes { raw in
+                for slot in slots[k..<end] {
+                    let from = Int(slot.offset - base)
+                    let line = UnsafeRawBufferPointer(rebasing: raw[from..<(from + slot.length - 1)])
+                    do {
+                        samples.append(try WireDecoder.decodeStoredSample(line, type: log.type))
+                    } catch {
+                        throw SampleStorageError.unavailable(
+                            "\(log.file.path) changed under the sink (\(error)); restart it", retryAfterSeconds: retryAfterSeconds)
+                    }
+                }
+            }
+            k = end
+        }
+        return samples
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import ServiceLifecycle
+import StepSyncCore
+
+/// Where a sink keeps its samples: the one storage protocol of the sink, with two implementations — the JSONL files
+/// (``JSONLStorage``, the embedded default for one person) and PostgreSQL (`StepSyncPostgres`, many clients).
+///
+/// The HTTP layer (`SinkResponder`) parses, validates and authenticates; a storage only stores and answers, in
+/// intents rather than queries (the shape of Hummingbird's `PersistDriver` and GRDB's `DatabaseWriter`). Every
+/// method takes the ``ClientIdentity`` the request was authenticated as: a client sees, counts, pages and deletes
+/// only its own samples. The JSONL storage has one implicit client and ignores it.
+///
+/// The contract every implementation keeps (`Tests/StepSyncSinkTests` runs the same suite against each):
+/// - **Exactly once.** A uuid is stored at most once per client, across all types and both doors (`/steps` and
+///   `/samples`), until it is deleted; a sample whose uuid is already stored is a duplicate and changes nothing.
+/// - **Durable before return.** ``insert(_:for:)``, ``delete(_:type:for:)`` and ``clear(_:for:)`` return only once
+///   their effect survives a crash (fsync, or COMMIT with `synchronous_commit` on). When they throw, nothing of the
+///   call was acknowledged; the client resends and the duplicates are absorbed.
+/// - **Unavailable, not wrong.** When the storage cannot write (disk full, I/O error, database unreachable) it throws
+///   ``SampleStorageError/unavailable(_:retryAfterSeconds:)`` (answered 503 with `Retry-After`), reports it in
+///   ``health()``, and resumes by itself once writing works again.
+///
+/// Runs as a `Service` in the sink's `ServiceGroup`, after the HTTP server has stopped: `run()` returns (closing
+/// files or pools) once graceful shutdown is triggered.
+public protocol SampleStorage: Service, Sendable {
+    /// Stores every sample of `samples` whose uuid `client` does not hold yet (samples are already validated by
+    /// ``SampleValidation``). A uuid repeated within `samples` is stored once. Returns once the new samples are
+    /// durable — and once duplicates still in flight from another request are durable too.
+    func insert(_ samples: [HealthSample], for client: ClientIdentity) async throws -> InsertOutcome
+
+    /// Deletes the samples of `type` whose uuid is in `uuids`, durably. A uuid that `client` does not hold as a
+    /// sample of `type` (absent, deleted, another type, or repeated in `uuids`) counts as missing.
+    func delete(_ uuids: [UUID], type: SampleType, for client: ClientIdentity) async throws -> DeleteOutcome
+
+    /// Deletes every sample of the given types (all types when `nil`), durably; returns how many there were.
+    func clear(_ types: [SampleType]?, for client: ClientIdentity) async throws -> Int
+
+    /// A page of `query.type`'s samples in arrival order, from `query.cursor` on, keeping those whose start is in
+    /// `query.startRange`, at most `query.limit` samples and — after the first — `query.maxBytes` bytes of stored
+    /// JSON. `storedCount` counts every stored sample of the type; `nextCursor` is `nil` on the last page.
+    ///
+    /// - Throws: ``SampleStorageError/invalidCursor(_:)`` for a cursor this storage did not give.
+    func page(_ query: SamplePageQuery, for client: ClientIdentity) async throws -> SamplePage
+
+    /// How many samples `client` holds, per type (types with none left out).
+    func typeCounts(for client: ClientIdentity) async throws -> [SampleType: Int]
+
+    /// Every stored step-count sample of `client` that overlaps `range` (UTC ms, half-open: `start < upper` and
+    /// `end > lower`, or a zero-length sample at an instant inside it), in no particular order: the input of the
+    /// daily-totals rule, read in one scan.
+    func stepSpans(overlapping range: Range<Int64>, for client: ClientIdentity) async throws -> [StepSpan]
+
+    /// Whether the storage can write now (`/health` shows it).
+    func health() async -> StorageHealth
+
+    /// What and where the storage is, for `/health` and a dashboard (no secrets).
+    var storageDescription: StorageDescription { get }
+}
