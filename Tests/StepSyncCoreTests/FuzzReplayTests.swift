@@ -41,10 +41,22 @@ struct FuzzReplayTests {
         #expect(accepted >= 3)
     }
 
+    @Test("every wire-samples corpus and crash input, and 1,000 seeded mutations, keep the POST /samples promises")
+    func wireSamples() throws {
+        let inputs = try FuzzCorpus("wire-samples")
+        #expect(inputs.corpus.count >= 10)
+        var accepted = 0
+        for input in inputs.all + inputs.mutations(1_000, seed: 5) {
+            #expect(input.bytes.withUnsafeBytes(WireOracle.samplesRequestProblems) == [], "\(input)")
+            if let samples = try? WireDecoder.decodeSamplesRequest(input.bytes), !samples.isEmpty { accepted += 1 }
+        }
+        #expect(accepted >= 5)
+    }
+
     @Test("the oracles catch what they are meant to: a wrong instant, a long echo, a sample that does not re-encode")
     func oraclesCanFail() {
         #expect(WireOracle.errorProblems(.malformedJSON(String(repeating: "x", count: 500)), index: nil).count == 1)
-        #expect(WireOracle.errorProblems(.endBeforeStart(index: 3), index: 7).count == 1)
+        #expect(WireOracle.errorProblems(.missingField("uuid", index: 3), index: 7).count == 1)
         let bad = WireSample(uuid: UUID(), startMs: Instants.max + 1, endMs: 0, count: -1, sourceBundleId: "", sourceDeviceName: nil)
         #expect(WireOracle.sampleProblems(bad, index: 0).count == 3)
         #expect(WireOracle.hasSurrogateEscape(#""\uDE00""#) && WireOracle.hasSurrogateEscape(#""\ud800""#))

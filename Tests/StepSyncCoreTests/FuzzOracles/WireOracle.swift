@@ -13,7 +13,11 @@ import StepSyncCore
 ///    same bytes; an encoded line is one line;
 /// 5. what is accepted is JSON: Foundation's `JSONSerialization` reads the same body (valid UTF-8 without `\u`
 ///    surrogate escapes, which it refuses when unpaired) and finds the same uuids, instants, counts and strings;
-/// 6. a line accepted alone is accepted inside `{"samples":[…]}` as the same sample.
+/// 6. a line accepted alone is accepted inside `{"samples":[…]}` as the same sample, and read as the sink's stored
+///    step-count line it writes back (``WireEncoder/appendStoredLine(_:to:)``) as the same ``HealthSample``;
+/// 7. a `POST /samples` body (``samplesRequestProblems(_:)``): what is accepted passes ``SampleValidation``,
+///    re-encodes (``WireEncoder/encodeSamplesRequest(_:)``) to the same samples and stable bytes, each sample's
+///    stored line reads back the same, `details` is a JSON object, and `JSONSerialization` finds the same fields.
 enum WireOracle {
     /// The longest error message allowed: 64 echoed characters of at most 4 bytes each plus the fixed text.
     static let maxErrorBytes = 64 * 4 + 200
@@ -67,6 +71,92 @@ enum WireOracle {
             problems.append("inside a request the line is refused: \(error)")
         }
         problems += foundationProblems(wrapped, [sample])
+        if let stored = try? WireDecoder.decodeStoredSample(bytes, type: .stepCount, index: 7) {
+            problems += storedLineProblems(stored)
+        } else {
+            problems.append("decodeSample accepts the line, decodeStoredSample refuses it")
+        }
+        return problems
+    }
+
+    /// The promises a `POST /samples` body breaks.
+    static func samplesRequestProblems(_ bytes: UnsafeRawBufferPointer) -> [String] {
+        let samples: [HealthSample]
+        do {
+            samples = try WireDecoder.decodeSamplesRequest(bytes)
+        } catch {
+            return errorProblems(error, index: nil)
+        }
+        var problems: [String] = []
+        for (i, sample) in samples.enumerated() {
+            if let problem = SampleValidation.problem(of: sample) {
+                problems.append("sample \(i): accepted though \(problem.reason.rawValue) (\(problem.field))")
+            }
+            problems += storedLineProblems(sample)
+        }
+        let encoded = WireEncoder.encodeSamplesRequest(samples)
+        if let again = try? WireDecoder.decodeSamplesRequest(encoded) {
+            if again != samples { problems.append("re-encoded samples decode differently") }
+            if WireEncoder.encodeSamplesRequest(again) != encoded { problems.append("re-encoding is not stable") }
+        } else {
+            problems.append("re-encoded samples are refused: \(String(decoding: encoded.prefix(200), as: UTF8.self))")
+        }
+        problems += foundationSamplesProblems(bytes, samples)
+        return problems
+    }
+
+    /// The sink's stored line of `sample` is one line that reads back as `sample`, and writes back the same bytes.
+    static func storedLineProblems(_ sample: HealthSample) -> [String] {
+        var line: [UInt8] = []
+        WireEncoder.appendStoredLine(sample, to: &line)
+        var problems: [String] = []
+        if line.last != 0x0A || line.dropLast().contains(0x0A) { problems.append("a stored line is not one line") }
+        do {
+            let again = try WireDecoder.decodeStoredSample(line.dropLast(), type: sample.type)
+            if again != sample { problems.append("a stored line reads back differently") }
+            var line2: [UInt8] = []
+            WireEncoder.appendStoredLine(again, to: &line2)
+            if line2 != line { problems.append("writing a stored line again is not stable") }
+        } catch {
+            problems.append("a stored line is refused: \(error)")
+        }
+        if let details = sample.details, !hasSurrogateEscape(details),
+           (try? JSONSerialization.jsonObject(with: Data(details.utf8))) as? [String: Any] == nil {
+            problems.append("details that are not a JSON object: \(FuzzText.head(details))")
+        }
+        return problems
+    }
+
+    /// Checks an accepted `POST /samples` body against `JSONSerialization`, when it can judge it.
+    static func foundationSamplesProblems(_ bytes: some Collection<UInt8>, _ samples: [HealthSample]) -> [String] {
+        guard let text = FuzzText.validUTF8(bytes), !hasSurrogateEscape(text) else { return [] }
+        guard let top = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            return ["accepted, but JSONSerialization refuses it"]
+        }
+        guard let list = top["samples"] as? [Any], list.count == samples.count else {
+            return ["JSONSerialization finds another samples array"]
+        }
+        var problems: [String] = []
+        func optional(_ value: Any?) -> String? { value as? String }
+        for (i, (item, s)) in zip(list, samples).enumerated() {
+            guard let o = item as? [String: Any] else { problems.append("sample \(i): not an object to Foundation"); continue }
+            var differs: [String] = []
+            if (o["uuid"] as? String).flatMap(UUID.init(uuidString:)) != s.uuid { differs.append("uuid") }
+            if o["type"] as? String != s.type.rawValue { differs.append("type") }
+            if (o["startDate"] as? String).flatMap(ISO8601Millis.parse) != s.startMs { differs.append("startDate") }
+            if (o["endDate"] as? String).flatMap(ISO8601Millis.parse) != s.endMs { differs.append("endDate") }
+            if (o["value"] as? NSNumber)?.doubleValue != s.value { differs.append("value") }
+            if o["unit"] as? String != s.unit { differs.append("unit") }
+            if o["sourceName"] as? String != s.sourceName { differs.append("sourceName") }
+            if o["sourceBundleId"] as? String != s.sourceBundleId { differs.append("sourceBundleId") }
+            if optional(o["sourceDeviceName"]) != s.deviceName { differs.append("sourceDeviceName") }
+            if optional(o["sourceVersion"]) != s.sourceVersion { differs.append("sourceVersion") }
+            if optional(o["deviceModel"]) != s.deviceModel { differs.append("deviceModel") }
+            let theirs = o["details"] as? NSDictionary
+            let ours = s.details.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? NSDictionary }
+            if theirs != ours { differs.append("details") }
+            if !differs.isEmpty { problems.append("sample \(i): Foundation reads \(differs.joined(separator: ", ")) differently") }
+        }
         return problems
     }
 

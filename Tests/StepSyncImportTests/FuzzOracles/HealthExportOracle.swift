@@ -16,11 +16,10 @@ import StepSyncCore
 /// 2. the cut does not matter: the same tags (kind, name, attributes, line), the same samples and counts, and the
 ///    same error (kind, line, reason) as when the document comes in one piece;
 /// 3. an error names a line of the document and echoes at most 64 characters of it (``maxReasonBytes``);
-/// 4. every sample ends at or after its start and has a finite value.
-///
-/// It uses only the parser's stable surface (``HealthExportParser/drain()``, ``HealthExportParser/recordsByType``,
-/// ``HealthExportParser/nestedRecords``, ``HealthExportParser/finish(line:)``), so it survives changes to how
-/// records are decoded or skipped.
+/// 4. every sample passes ``SampleValidation`` (the importer skips, and counts, what it refuses), and its `details`,
+///    written by hand from the export's child elements, is a JSON object to Foundation's `JSONSerialization`;
+/// 5. a skipped record is described the same however the document is cut, and its description quotes at most 64
+///    characters of any value.
 enum HealthExportOracle {
     /// The longest error reason allowed: two quoted values (`</a> does not close <b>`) of at most 64 characters of
     /// at most 4 bytes each, plus the fixed text.
@@ -52,8 +51,17 @@ enum HealthExportOracle {
                 }
             }
         }
-        for sample in parsedWhole.samples where sample.endMs < sample.startMs || !sample.value.isFinite {
-            problems.append("a sample ends before it starts or has no finite value: \(sample.startMs)…\(sample.endMs) \(sample.value)")
+        for sample in parsedWhole.samples {
+            if let problem = SampleValidation.problem(of: sample) {
+                problems.append("a sample SampleValidation refuses: \(problem.reason.rawValue) \(problem.field) \(problem.detail)")
+            }
+            if let details = sample.details, !details.contains("\\u"),
+               (try? JSONSerialization.jsonObject(with: Data(details.utf8))) as? [String: Any] == nil {
+                problems.append("details that are not a JSON object: \(ImportFuzzText.head(details))")
+            }
+        }
+        for skipped in parsedWhole.skipped where skipped.utf8.count > maxReasonBytes {
+            problems.append("a skipped record described in \(skipped.utf8.count) bytes: \(ImportFuzzText.head(skipped))…")
         }
         return problems
     }
@@ -94,6 +102,7 @@ enum HealthExportOracle {
         var samples: [HealthSample] = []
         var recordsByType: [SampleType: Int] = [:]
         var nestedRecords = 0
+        var skipped: [String] = []
         var outcome = Outcome.finished(line: 1)
     }
 
@@ -146,6 +155,7 @@ enum HealthExportOracle {
         }
         result.recordsByType = parser.recordsByType
         result.nestedRecords = parser.nestedRecords
+        result.skipped = parser.firstSkipped.map(\.description)
         return result
     }
 }

@@ -17,9 +17,9 @@ import StepSyncCore
 /// 4. ``HealthDate/parse(_:)`` reads `YYYY-MM-DD HH:MM:SS ±HHMM` as the ISO-8601 parser reads the same instant
 ///    written `YYYY-MM-DDTHH:MM:SS±HH:MM` (a leap second `:60` as `:59`), with that offset; it accepts what the
 ///    ISO-8601 parser refuses only outside ``Instants``; other lengths it leaves to the ISO-8601 parser;
-/// 5. ``RecordDecoder/number(_:)`` gives exactly what the standard library's `Double(String)` gives for the
-///    trimmed text when that is finite, and `nil` when that is `nil` (an infinite or NaN reference may be refused
-///    or passed on for validation to refuse);
+/// 5. ``RecordDecoder/number(_:)`` reads decimal notation only — `-?(digits[.digits]|.digits)([eE][+-]?digits)?`
+///    between spaces — exactly as the standard library's `Double(String)` does (too large: infinite, for
+///    ``SampleValidation`` to refuse), and gives `nil` for anything else (`+1`, `0x1p3`, `nan`, `-inf`);
 /// 6. the bytes as the attributes of a `<Record>` written twice in a document give no sample or two equal ones
 ///    (uuid included: the decoder's caches change nothing) that end at or after their start with a finite value;
 ///    an error names one of the document's four lines and quotes at most two values of 64 characters. (Through
@@ -122,15 +122,30 @@ enum XMLAttributesOracle {
 
     static func numberProblems(_ b: UnsafeRawBufferPointer) -> [String] {
         let ours = RecordDecoder.number(b)
-        let reference = Double(String(decoding: b, as: UTF8.self).trimmingCharacters(in: .whitespaces))
-        let agrees: Bool
-        switch reference {
-        case let r? where r.isFinite: agrees = ours == r && ours?.sign == r.sign
-        case let r? where r.isInfinite: agrees = ours == nil || ours == r
-        case _?: agrees = ours == nil || ours!.isNaN
-        case nil: agrees = ours == nil
+        let text = String(decoding: b, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let expected = isDecimal(text) ? Double(text) : nil
+        if ours == expected, ours?.sign == expected?.sign { return [] }
+        return ["number gave \(String(describing: ours)) for \"\(text.prefix(40))\", expected \(String(describing: expected))"]
+    }
+
+    /// Whether `text` is `-?(digits[.digits]|.digits)([eE][+-]?digits)?`.
+    static func isDecimal(_ text: String) -> Bool {
+        var u = Substring(text).utf8[...]
+        func digits() -> Int {
+            var n = 0
+            while let c = u.first, c >= 48, c <= 57 { u.removeFirst(); n += 1 }
+            return n
         }
-        return agrees ? [] : ["number gave \(String(describing: ours)), Double(String) \(String(describing: reference))"]
+        if u.first == UInt8(ascii: "-") { u.removeFirst() }
+        var mantissa = digits()
+        if u.first == UInt8(ascii: ".") { u.removeFirst(); mantissa += digits() }
+        guard mantissa > 0 else { return false }
+        if u.first == UInt8(ascii: "e") || u.first == UInt8(ascii: "E") {
+            u.removeFirst()
+            if u.first == UInt8(ascii: "+") || u.first == UInt8(ascii: "-") { u.removeFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return u.isEmpty
     }
 
     static func recordProblems(_ bytes: UnsafeRawBufferPointer) -> [String] {
