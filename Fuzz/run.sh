@@ -12,9 +12,9 @@
 # `// fuzz-sources: core` or `// fuzz-sources: import` says which sources it needs. Every target links
 # Sources/StepSyncCore, built once into a static library. `core` compiles the oracles of
 # Tests/StepSyncCoreTests/FuzzOracles/ (the checks the replay tests run too) with the entry point; `import` compiles
-# the files of Sources/StepSyncImport that import only Foundation and StepSyncCore (the scanner, the attribute and
-# record decoders; not ZIPFoundation or the store) and the oracles of Tests/StepSyncImportTests/FuzzOracles/, in
-# the target's own module so internal types are reachable. Everything is a debug build (-Onone: bounds and
+# the files of Sources/StepSyncImport that need only Foundation, StepSyncCore and ZIPFoundation (built from
+# SwiftPM's checkout: run `swift package resolve` once) — everything but the store's side — and the oracles of
+# Tests/StepSyncImportTests/FuzzOracles/, in the target's own module so internal types are reachable. Everything is a debug build (-Onone: bounds and
 # overflow checks on) with AddressSanitizer and libFuzzer's coverage. See Fuzz/README.md.
 #
 # Runs are single-process (one core): the machine is shared. New inputs go to .build-fuzz/corpus/<target> (not
@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
     --replay) replay=1; shift ;;
     --merge) merge=1; shift ;;
     --list) for f in Fuzz/Targets/*.swift; do basename "$f" .swift; done; exit 0 ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -63,12 +63,31 @@ quiet() {
 
 core_sources() { find Sources/StepSyncCore -name '*.swift' | sort; }
 
-# Files of the importer that need nothing but Foundation and StepSyncCore.
+# Files of the importer that need nothing but Foundation, StepSyncCore and ZIPFoundation: those importing nothing
+# else, minus (until nothing changes) those that use a type declared in a file left out (HealthImporter needs the
+# store, GRDB).
 import_sources() {
-  local f
+  local f keep="" out="" types changed=1
   for f in $(find Sources/StepSyncImport -name '*.swift' | sort); do
-    if ! grep -E '^(@testable )?import ' "$f" | grep -qvE '^import (Foundation|StepSyncCore)$'; then echo "$f"; fi
+    if grep -E '^(@testable )?import ' "$f" | grep -qvE '^import (Foundation|StepSyncCore|ZIPFoundation)$'; then
+      out="$out $f"
+    else
+      keep="$keep $f"
+    fi
   done
+  while [ $changed = 1 ]; do
+    changed=0
+    # shellcheck disable=SC2086
+    types=$(sed -nE 's/^(public |final |private |fileprivate )*(struct|enum|class|actor|protocol) ([A-Za-z0-9_]+).*/\3/p' $out | sort -u)
+    for f in $keep; do
+      if [ -n "$types" ] && grep -vE '^[[:space:]]*//' "$f" | grep -qwF "$types"; then
+        keep=$(echo "$keep" | tr ' ' '\n' | grep -vxF "$f" | tr '\n' ' ')
+        out="$out $f"
+        changed=1
+      fi
+    done
+  done
+  echo "$keep" | tr ' ' '\n' | grep . || true
 }
 
 build_core() {
@@ -84,6 +103,22 @@ build_core() {
   core_sources | cksum > "$out/lib/sources.sum"
 }
 
+# ZIPFoundation (the importer's ExportInput uses it) from SwiftPM's checkout, without instrumentation.
+zip_sources=.build/checkouts/ZIPFoundation/Sources
+build_zip() {
+  local lib=$out/lib/libZIPFoundation.a
+  [ -f "$lib" ] && return 0
+  if [ ! -d "$zip_sources/ZIPFoundation" ]; then
+    echo "run.sh: the importer's targets need ZIPFoundation's sources; run 'swift package resolve' first" >&2
+    exit 2
+  fi
+  echo "fuzz: building ZIPFoundation"
+  # shellcheck disable=SC2046
+  quiet swiftc -parse-as-library -swift-version 5 -Onone -g -module-name ZIPFoundation -I "$zip_sources/CZLib" \
+    -Xcc -D_GNU_SOURCE=1 -emit-module -emit-module-path "$out/lib/ZIPFoundation.swiftmodule" -emit-library -static \
+    -o "$lib" $(find "$zip_sources/ZIPFoundation" -name '*.swift' | sort)
+}
+
 build_target() {
   local t=$1 file=Fuzz/Targets/$1.swift extra=() needs
   needs=$(sed -n '1s/^\/\/ fuzz-sources://p' "$file")
@@ -91,7 +126,10 @@ build_target() {
   case " $needs " in *" core "*)
     for f in $(find Tests/StepSyncCoreTests/FuzzOracles -name '*.swift' | sort); do extra+=("$f"); done ;;
   esac
+  local link=()
   case " $needs " in *" import "*)
+    build_zip
+    link=(-I "$zip_sources/CZLib" -lZIPFoundation -lz)
     for f in $(import_sources) $(find Tests/StepSyncImportTests/FuzzOracles -name '*.swift' | sort); do extra+=("$f"); done ;;
   esac
   local bin=$out/bin/$t
@@ -102,7 +140,7 @@ build_target() {
   echo "fuzz: building $t (${#extra[@]} files besides StepSyncCore)"
   local module
   module=Fuzz$(echo "$t" | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s", toupper(substr($i, 1, 1)) substr($i, 2) }')
-  quiet swiftc "${flags[@]}" -module-name "$module" -I "$out/lib" -L "$out/lib" -lStepSyncCore \
+  quiet swiftc "${flags[@]}" -module-name "$module" -I "$out/lib" -L "$out/lib" -lStepSyncCore "${link[@]}" \
     "${extra[@]}" Fuzz/Support/*.swift "$file" -o "$bin"
   echo "${extra[*]}" > "$bin.sources"
 }
