@@ -82,8 +82,11 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
-        .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore"]),
-        .testTarget(name: "StepSyncStoreTests", dependencies: ["StepSyncCore", "StepSyncStore"]),
+        // A brute-force reference of the daily step totals rule and seeded random cases, for the core, store and
+        // end-to-end tests.
+        .target(name: "DailyReference", dependencies: ["StepSyncCore"], path: "Tests/DailyReference"),
+        .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore", "DailyReference"]),
+        .testTarget(name: "StepSyncStoreTests", dependencies: ["StepSyncCore", "StepSyncStore", "DailyReference"]),
         .testTarget(name: "StepSyncSinkTests", dependencies: [
             "StepSyncCore", "StepSyncSink",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -115,7 +118,7 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncEngine", "StepSyncCLI", "StepSyncTestSupport",
-            "StepSyncImport",
+            "StepSyncImport", "DailyReference",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

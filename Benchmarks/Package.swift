@@ -29,7 +29,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: ["StoreBenchmarks", "LayeringBenchmarks", "SinkBenchmarks", "SyncBenchmarks", "ImportBenchmarks",
-              "IncrementalBenchmarks"].map {
+              "IncrementalBenchmarks", "DailyBenchmarks"].map {
         .executableTarget(
             name: $0,
             dependencies: benchmarkDependencies,

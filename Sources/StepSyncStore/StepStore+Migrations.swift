@@ -84,6 +84,7 @@ extension StepStore {
             try db.execute(sql: "ALTER TABLE sample ADD COLUMN details TEXT")
         }
         registerRejectedSamplesMigration(&migrator)
+        registerLongSampleIndexMigration(&migrator)
 
         return migrator
     }

@@ -14,8 +14,11 @@ extension StepSyncCommand {
         @Flag(help: "Print one JSON object instead of a table.")
         var json = false
 
+        @OptionGroup var daily: DailyStatsOptions
+
         func run() async throws {
             let store = try data.openStore()
+            if daily.daily { return try daily.run(store: store, json: json) }
             let summaries = try store.sourceSummaries()
             let steps = summaries.filter { $0.type == SampleType.stepCount.rawValue }
             let stepSamples = steps.reduce(0) { $0 + $1.samples }

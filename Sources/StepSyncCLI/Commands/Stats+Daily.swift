@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import StepSyncCore
+import StepSyncStore
+
+/// `stepsync stats --daily`: daily step totals that count a walk recorded by the iPhone and the Watch once, from the
+/// store, with the function the sink answers `GET /steps/daily` with (``DailyStepTotals``).
+struct DailyStatsOptions: ParsableArguments {
+    @Flag(help: ArgumentHelp(
+        "Print daily step totals without double counting (one source per moment, by --priority).",
+        discussion: """
+            Every local day from --from to --to (inclusive, at most 3,700 days), with overlapping samples of \
+            lower-priority devices counted only where no higher-priority device recorded. Without --from/--to: the \
+            30 days ending on the day of the newest step sample. The JSON is the sink's GET /steps/daily answer.
+            Example: stepsync stats --daily --from 2025-05-01 --to 2025-05-31 --tz Europe/Berlin \
+            --priority "Apple Watch,iPhone" --json
+            """))
+    var daily = false
+
+    @Option(help: ArgumentHelp("The first day, YYYY-MM-DD (with --daily).", valueName: "date"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("The last day, YYYY-MM-DD (with --daily; default: the day of the newest step sample).",
+                               valueName: "date"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("The IANA time zone of the days (with --daily; default: STEPSYNC_TZ, else the system's).",
+                               valueName: "zone"))
+    var tz: String?
+
+    @Option(help: ArgumentHelp(
+        "Device names, highest priority first, comma-separated, any case (with --daily; default: \"Apple Watch,iPhone\").",
+        valueName: "names"))
+    var priority: String?
+
+    func validate() throws {
+        guard daily || (from == nil && to == nil && tz == nil && priority == nil) else {
+            throw ValidationError("--from, --to, --tz and --priority go with --daily.")
+        }
+        do {
+            _ = try from.map { try DailyStepsRequest.parseDate($0, parameter: "--from") }
+            _ = try to.map { try DailyStepsRequest.parseDate($0, parameter: "--to") }
+            _ = try tz.map { try DailyStepsRequest.parseTimeZone($0, parameter: "--tz") }
+            _ = try priority.map { try DevicePriority.parse($0, parameter: "--priority") }
+        } catch let error as DailyStepsError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The request these options make against `store`: missing dates default from its newest step sample.
+    func request(store: StepStore, environment: [String: String] = ProcessInfo.processInfo.environment,
+                 today: () -> Date = Date.init) throws -> DailyStepsRequest {
+        do {
+            let (zoneName, zoneParameter): (String, String) =
+                if let tz { (tz, "--tz") }
+                else if let name = environment["STEPSYNC_TZ"] { (name, "STEPSYNC_TZ") }
+                else { (TimeZone.current.identifier, "the system time zone") }
+            let zone = try DailyStepsRequest.parseTimeZone(zoneName, parameter: zoneParameter)
+            let first = try from.map { try DailyStepsRequest.parseDate($0, parameter: "--from") }
+            let last: CivilDate
+            if let to {
+                last = try DailyStepsRequest.parseDate(to, parameter: "--to")
+            } else {
+                // The day of the newest step sample (today in an empty store), but not before --from.
+                let newest = Self.localDate(of: try store.bounds(of: .stepCount)?.last ?? Self.ms(today()), in: zone)
+                last = first.map { max($0, newest) } ?? newest
+            }
+            return try DailyStepsRequest(
+                from: first ?? last.advanced(by: -29), to: last, timeZoneName: zoneName,
+                priority: try priority.map { try DevicePriority.parse($0, parameter: "--priority") } ?? .default,
+                parameters: .options)
+        } catch let error as DailyStepsError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Prints the totals: the sink's JSON with `json`, else a table and the total.
+    func run(store: StepStore, json: Bool) throws {
+        let request = try request(store: store)
+        let result = try store.dailyStepTotals(request)
+        if json {
+            print(result.json)
+            return
+        }
+        print("Daily steps in \(request.timeZoneName), counting one device at a time (priority: \(request.priority)):")
+        let rows = result.days.map { day in [day.date.description, Format.number(day.steps)] }
+        print(Format.table(header: ["date", "steps"], rows: rows))
+        print("total: \(Format.number(result.totalSteps)) steps in \(result.days.count) days")
+    }
+
+    private static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// The local date of `ms` in `zone`.
+    private static func localDate(of ms: Int64, in zone: TimeZone) -> CivilDate {
+        let seconds = Int64((Double(ms) / 1000).rounded(.down))
+        let local = seconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        return CivilDate(daysSinceEpoch: Int((Double(local) / 86_400).rounded(.down)))
+    }
+}

@@ -1,0 +1,64 @@
+/// Daily step totals: one entry for every day of the request, in order, and the one JSON form both the sink and
+/// `stepsync stats --daily --json` print: `{"tz":"Europe/Berlin","days":[{"date":"2025-05-11","steps":8123},…]}`.
+public struct DailyStepsResult: Hashable, Sendable {
+    /// One local day's total.
+    public struct Day: Hashable, Sendable {
+        /// The local date.
+        public var date: CivilDate
+        /// The total in whole steps: ``microSteps`` rounded to the nearest step, halves up.
+        public var steps: Int64
+        /// The exact sum of the day's shares, in millionths of a step (each share rounded to a millionth).
+        public var microSteps: Int64
+
+        /// A day's total from its sum in millionths of a step.
+        public init(date: CivilDate, microSteps: Int64) {
+            self.date = date
+            self.microSteps = microSteps
+            self.steps = microSteps / 1_000_000 + (microSteps % 1_000_000 >= 500_000 ? 1 : 0)
+        }
+    }
+
+    /// The time zone's name as the request gave it.
+    public var timeZoneName: String
+    /// Every day of the request, in order.
+    public var days: [Day]
+
+    /// Creates a result.
+    public init(timeZoneName: String, days: [Day]) {
+        self.timeZoneName = timeZoneName
+        self.days = days
+    }
+
+    /// The sum of the days' ``Day/steps``.
+    public var totalSteps: Int64 { days.reduce(0) { $0 + $1.steps } }
+
+    /// The answer as compact JSON (no trailing newline), keys in this order: `tz`, `days`; each day `date`, `steps`.
+    public var json: String {
+        var out = "{\"tz\":"
+        out.reserveCapacity(32 + days.count * 36)
+        Self.appendQuoted(timeZoneName, to: &out)
+        out += ",\"days\":["
+        for (index, day) in days.enumerated() {
+            if index > 0 { out += "," }
+            out += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps)}"
+        }
+        out += "]}"
+        return out
+    }
+
+    /// Appends `text` as a JSON string literal.
+    private static func appendQuoted(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
