@@ -5,7 +5,9 @@
 #   Fuzz/run.sh --time 900 wire-request run one target for 15 minutes
 #   Fuzz/run.sh --build-only            only build (.build-fuzz/bin/<target>)
 #   Fuzz/run.sh --replay                run every corpus and crash file once through each target, then stop
-#   Fuzz/run.sh --merge iso8601         after the run, add the inputs that found new coverage to Fuzz/Corpus/
+#   Fuzz/run.sh --merge iso8601         after the run, add the inputs that reach new code (edges) to Fuzz/Corpus/
+#   Fuzz/run.sh --minimise              rebuild each Fuzz/Corpus/<target> as its seed-* files plus a small set of
+#                                       inputs (of it and .build-fuzz/corpus/<target>) reaching every edge they reach
 #   Fuzz/run.sh --list                  list the targets
 #
 # Each target is Fuzz/Targets/<target>.swift: a `@_cdecl("LLVMFuzzerTestOneInput")` entry point whose first line
@@ -28,6 +30,7 @@ seconds=300
 build_only=0
 replay=0
 merge=0
+minimise=0
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,6 +38,7 @@ while [ $# -gt 0 ]; do
     --build-only) build_only=1; shift ;;
     --replay) replay=1; shift ;;
     --merge) merge=1; shift ;;
+    --minimise|--minimize) minimise=1; shift ;;
     --list) for f in Fuzz/Targets/*.swift; do basename "$f" .swift; done; exit 0 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -154,9 +158,26 @@ for t in "${targets[@]}"; do build_target "$t"; done
 export SWIFT_BACKTRACE=enable=no
 [ $replay = 1 ] || export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
 status=0
+# Corpus merges count edges only (-use_counters=0: not how often each edge ran) and take a greedy set cover
+# (-set_cover_merge=1): on 2026-11-23 this kept every edge of 2,600 inputs with 630 (du: 9.8 MB -> 2.7 MB).
+merge_flags=(-set_cover_merge=1 -use_counters=0 -timeout=10 -rss_limit_mb=2048 -max_len=4096)
 for t in "${targets[@]}"; do
   bin=$out/bin/$t
   mkdir -p "Fuzz/Corpus/$t" "Fuzz/Crashes/$t" "$out/corpus/$t"
+  if [ $minimise = 1 ]; then
+    fresh=$out/minimise/$t
+    rm -rf "$fresh" && mkdir -p "$fresh"
+    find "Fuzz/Corpus/$t" -type f -name 'seed-*' -exec cp {} "$fresh/" \;
+    before=$(find "Fuzz/Corpus/$t" -type f | wc -l)
+    if "$bin" "${merge_flags[@]}" "$fresh" "Fuzz/Corpus/$t" "$out/corpus/$t" >"$out/logs/$t-minimise.log" 2>&1; then
+      rm -rf "Fuzz/Corpus/$t" && mv "$fresh" "Fuzz/Corpus/$t"
+      echo "fuzz: $t: corpus minimised, $before -> $(find "Fuzz/Corpus/$t" -type f | wc -l) files"
+    else
+      status=1
+      echo "fuzz: $t: minimising failed (log: $out/logs/$t-minimise.log); Fuzz/Corpus/$t unchanged"
+    fi
+    continue
+  fi
   dict=()
   [ -f "Fuzz/Dictionaries/$t.dict" ] && dict=(-dict="Fuzz/Dictionaries/$t.dict")
   if [ $replay = 1 ]; then
@@ -190,7 +211,7 @@ for t in "${targets[@]}"; do
     grep -m1 -B2 -A25 -E 'ERROR: (AddressSanitizer|libFuzzer)|Fatal error|SUMMARY' "$log" | head -40 || true
   fi
   if [ $merge = 1 ]; then
-    "$bin" -merge=1 -max_len=4096 "Fuzz/Corpus/$t" "$out/corpus/$t" >"$out/logs/$t-merge.log" 2>&1 || true
+    "$bin" "${merge_flags[@]}" "Fuzz/Corpus/$t" "$out/corpus/$t" >"$out/logs/$t-merge.log" 2>&1 || true
     echo "fuzz: $t: corpus now $(find "Fuzz/Corpus/$t" -type f | wc -l) files"
   fi
 done
