@@ -53,6 +53,26 @@ struct FuzzReplayTests {
         #expect(accepted >= 5)
     }
 
+    @Test("every daily-request corpus and crash input, and 2,000 seeded mutations, keep DailyStepsRequest.parse's promises")
+    func dailyRequest() throws {
+        let inputs = try FuzzCorpus("daily-request")
+        #expect(inputs.corpus.count >= 15)
+        var accepted = 0, refused = Set<String>()
+        for input in inputs.all + inputs.mutations(2_000, seed: 11) {
+            #expect(input.bytes.withUnsafeBytes(DailyRequestOracle.problems) == [], "\(input)")
+            let given = input.bytes.withUnsafeBytes(DailyRequestOracle.parameters)
+            do {
+                _ = try DailyStepsRequest.parse(from: given.from, to: given.to, tz: given.tz, priority: given.priority)
+                accepted += 1
+            } catch let error as DailyStepsError {
+                refused.insert(error.kind)
+            }
+        }
+        // Both sides of the oracle ran: acceptances and every kind of refusal of the parameters.
+        #expect(accepted >= 10)
+        #expect(refused == ["invalid_date", "invalid_span", "invalid_tz", "invalid_priority"])
+    }
+
     @Test("the oracles catch what they are meant to: a wrong instant, a long echo, a sample that does not re-encode")
     func oraclesCanFail() {
         #expect(WireOracle.errorProblems(.malformedJSON(String(repeating: "x", count: 500)), index: nil).count == 1)
@@ -99,5 +119,53 @@ struct WireFuzzFindingTests {
     ])
     func excerpt(text: String, quoted: String) {
         #expect(InputExcerpt.of(text).unicodeScalars.elementsEqual(quoted.unicodeScalars))
+    }
+}
+
+/// What fuzzing found in (or pinned on) the daily totals' request parameters, each with its exact outcome.
+@Suite("Fuzz findings: GET /steps/daily's parameters")
+struct DailyRequestFuzzFindingTests {
+    func error(_ body: () throws -> Any) throws -> DailyStepsError {
+        try #require(throws: DailyStepsError.self) { _ = try body() }
+    }
+
+    @Test("a zone and a date of one character with 1,000 accents, and a repeated name with 500, are quoted to 64 scalars")
+    func graphemeEcho() throws {
+        let accents = String(repeating: "\u{301}", count: 1_000)
+        let accents500 = String(repeating: "\u{301}", count: 500)  // a name stays under 1,024 bytes
+        let quoted = "\"A\(String(repeating: "\u{301}", count: 63))…\""
+        let tz = try error { try DailyStepsRequest.parse(from: "2024-05-11", to: "2024-05-11", tz: "A" + accents, priority: nil) }
+        #expect(tz.description.unicodeScalars.elementsEqual("tz: \(quoted) is not an IANA time zone name such as Europe/Berlin or America/New_York (names are case-sensitive)".unicodeScalars))
+        let date = try error { try DailyStepsRequest.parse(from: "A" + accents, to: "2024-05-11", tz: "UTC", priority: nil) }
+        #expect(date.description.unicodeScalars.elementsEqual("from: \(quoted) is not a date YYYY-MM-DD (years 0001…9999), such as 2025-05-11".unicodeScalars))
+        let twice = try error {
+            try DailyStepsRequest.parse(from: "2024-05-11", to: "2024-05-11", tz: "UTC", priority: "A\(accents500),a\(accents500)")
+        }
+        #expect(twice.description.unicodeScalars.elementsEqual("priority: lists \"a\(String(repeating: "\u{301}", count: 63))…\" twice".unicodeScalars))
+        // Before: String.prefix(64) kept the whole character, 2,000 bytes of accents.
+        #expect(tz.description.utf8.count < 250 && date.description.utf8.count < 250 && twice.description.utf8.count < 250)
+    }
+
+    @Test("a comma followed by a combining accent separates two device names (daily-request seed-comma-accent)")
+    func commaWithAccent() throws {
+        // As Characters, "," + U+0301 is one character that is not ",": the list was one name "Apple Watch,́iPhone".
+        let request = try DailyStepsRequest.parse(from: "2024-05-11", to: "2024-05-11", tz: "UTC",
+                                                  priority: "Apple Watch,\u{301}iPhone, Garmin")
+        #expect(request.priority.names.map { Array($0.unicodeScalars) }
+            == [Array("Apple Watch".unicodeScalars), Array("\u{301}iPhone".unicodeScalars), Array("Garmin".unicodeScalars)])
+        #expect(request.priority.rank(ofDevice: "Garmin") == 2)
+    }
+
+    @Test("the daily oracle catches what it is meant to: a wrong parameter named, a long echo, a date read wrongly")
+    func oracleCanFail() throws {
+        #expect(DailyRequestOracle.date("2000-02-29")?.days == 730_178 && DailyRequestOracle.date("1900-02-29") == nil)
+        #expect(DailyRequestOracle.date("0001-01-01")?.days == 0 && DailyRequestOracle.date("0000-01-01") == nil)
+        #expect(DailyRequestOracle.names("a,\u{301}b") == ["a", "\u{301}b"])
+        #expect(DailyRequestOracle.names("a, A") == nil && DailyRequestOracle.names("") == nil)
+        let zone = try error { try DailyStepsRequest.parse(from: "2024-05-11", to: "2024-05-11", tz: "Mars", priority: nil) }
+        #expect(DailyRequestOracle.errorProblems(zone, expected: ("to", "invalid_span")).count == 1)
+        #expect(DailyRequestOracle.errorProblems(zone, expected: nil) == [])
+        let request = try DailyStepsRequest.parse(from: "2024-05-11", to: "2024-05-12", tz: "UTC", priority: nil)
+        #expect(DailyRequestOracle.requestProblems(request, ("2024-05-11", "2024-05-13", "UTC", "iPhone")).count == 2)
     }
 }
