@@ -156,7 +156,8 @@ for t in "${targets[@]}"; do build_target "$t"; done
 # Swift's own crash backtracer trips AddressSanitizer; libFuzzer reports and saves the input itself. Fuzz runs keep
 # no allocation stack traces (ASan's unwinding per malloc halved the speed); --replay keeps them for diagnosis.
 export SWIFT_BACKTRACE=enable=no
-[ $replay = 1 ] || export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
+base_asan=${ASAN_OPTIONS:-}
+[ $replay = 1 ] || base_asan=${ASAN_OPTIONS:-malloc_context_size=0}
 status=0
 # Corpus merges count edges only (-use_counters=0: not how often each edge ran) and take a greedy set cover
 # (-set_cover_merge=1): on 2026-11-23 this kept every edge of 2,600 inputs with 630 (du: 9.8 MB -> 2.7 MB).
@@ -164,12 +165,17 @@ merge_flags=(-set_cover_merge=1 -use_counters=0 -timeout=10 -rss_limit_mb=2048 -
 for t in "${targets[@]}"; do
   bin=$out/bin/$t
   mkdir -p "Fuzz/Corpus/$t" "Fuzz/Crashes/$t" "$out/corpus/$t"
+  # A target's own libFuzzer options and AddressSanitizer options: lines `// fuzz-options: -detect_leaks=0` and
+  # `// fuzz-asan-options: detect_leaks=0` in its file.
+  read -r -a options <<<"$(sed -n 's/^\/\/ fuzz-options://p' "Fuzz/Targets/$t.swift" | head -1)" || true
+  asan=$(sed -n 's/^\/\/ fuzz-asan-options: *//p' "Fuzz/Targets/$t.swift" | head -1)
+  export ASAN_OPTIONS="${base_asan}${base_asan:+${asan:+:}}${asan}"
   if [ $minimise = 1 ]; then
     fresh=$out/minimise/$t
     rm -rf "$fresh" && mkdir -p "$fresh"
     find "Fuzz/Corpus/$t" -type f -name 'seed-*' -exec cp {} "$fresh/" \;
     before=$(find "Fuzz/Corpus/$t" -type f | wc -l)
-    if "$bin" "${merge_flags[@]}" "$fresh" "Fuzz/Corpus/$t" "$out/corpus/$t" >"$out/logs/$t-minimise.log" 2>&1; then
+    if "$bin" "${merge_flags[@]}" ${options[@]+"${options[@]}"} "$fresh" "Fuzz/Corpus/$t" "$out/corpus/$t" >"$out/logs/$t-minimise.log" 2>&1; then
       rm -rf "Fuzz/Corpus/$t" && mv "$fresh" "Fuzz/Corpus/$t"
       echo "fuzz: $t: corpus minimised, $before -> $(find "Fuzz/Corpus/$t" -type f | wc -l) files"
     else
@@ -184,7 +190,7 @@ for t in "${targets[@]}"; do
     files=$(find "Fuzz/Corpus/$t" "Fuzz/Crashes/$t" -type f ! -name '.*' | sort)
     echo "fuzz: $t: replaying $(echo "$files" | grep -c . || true) files"
     # shellcheck disable=SC2086
-    if [ -n "$files" ] && ! "$bin" $files >"$out/logs/$t-replay.log" 2>&1; then
+    if [ -n "$files" ] && ! "$bin" ${options[@]+"${options[@]}"} $files >"$out/logs/$t-replay.log" 2>&1; then
       status=1
       grep -m1 -B2 -A25 -E 'ERROR: (AddressSanitizer|libFuzzer)|Fatal error|SUMMARY' "$out/logs/$t-replay.log" | head -40 || true
     else
@@ -198,7 +204,7 @@ for t in "${targets[@]}"; do
   before=$(find "Fuzz/Crashes/$t" -type f | wc -l)
   set +e
   "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
-    -artifact_prefix="Fuzz/Crashes/$t/" "${dict[@]}" "$out/corpus/$t" "Fuzz/Corpus/$t" >"$log" 2>&1
+    -artifact_prefix="Fuzz/Crashes/$t/" ${dict[@]+"${dict[@]}"} ${options[@]+"${options[@]}"} "$out/corpus/$t" "Fuzz/Corpus/$t" >"$log" 2>&1
   code=$?
   set -e
   runs=$(grep -oE '^stat::number_of_executed_units: +[0-9]+' "$log" | grep -oE '[0-9]+' || echo '?')
@@ -211,7 +217,7 @@ for t in "${targets[@]}"; do
     grep -m1 -B2 -A25 -E 'ERROR: (AddressSanitizer|libFuzzer)|Fatal error|SUMMARY' "$log" | head -40 || true
   fi
   if [ $merge = 1 ]; then
-    "$bin" "${merge_flags[@]}" "Fuzz/Corpus/$t" "$out/corpus/$t" >"$out/logs/$t-merge.log" 2>&1 || true
+    "$bin" "${merge_flags[@]}" ${options[@]+"${options[@]}"} "Fuzz/Corpus/$t" "$out/corpus/$t" >"$out/logs/$t-merge.log" 2>&1 || true
     echo "fuzz: $t: corpus now $(find "Fuzz/Corpus/$t" -type f | wc -l) files"
   fi
 done

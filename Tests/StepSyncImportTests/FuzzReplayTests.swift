@@ -32,6 +32,26 @@ struct ImportFuzzReplayTests {
         }
     }
 
+    @Test("every export-input corpus and crash input, and 300 seeded mutations, open and stream as ExportInput promises")
+    func exportInput() throws {
+        let inputs = try FuzzCorpus("export-input")
+        #expect(inputs.corpus.count >= 11)
+        var zips = 0, refused = 0
+        for input in inputs.all + inputs.mutations(300, seed: 6) {
+            #expect(input.bytes.withUnsafeBytes(ExportInputOracle.problems) == [], "\(input)")
+            let path = NSTemporaryDirectory() + "stepsync-export-input-\(getpid())-replay.bin"
+            defer { unlink(path) }
+            try Data(input.bytes).write(to: URL(fileURLWithPath: path))
+            switch try? ExportInput.open(path) {
+            case .zip: zips += 1
+            case .xml: break
+            case nil: refused += 1
+            }
+        }
+        // The oracle ran on zips it accepted and on files it refused, not only on bare XML.
+        #expect(zips >= 4 && refused >= 20)
+    }
+
     @Test("the oracles catch what they are meant to: a cut that changes the tags, a date read two ways, a wrong number")
     func oraclesCanFail() {
         // Two documents that differ only in one tag's name must differ to the scanner's recorder.
@@ -94,5 +114,37 @@ struct ImportFuzzFindingTests {
           ] as [(String, Double?)])
     func decimalOnly(text: String, value: Double?) {
         #expect(Array(text.utf8).withUnsafeBytes { RecordDecoder.number($0) } == value)
+    }
+}
+
+/// What the export-input fuzz target found in how an export file is opened, pinned by its exact outcome.
+@Suite("Fuzz findings: opening an export.zip")
+struct ExportInputFuzzFindingTests {
+    @Test("a damaged entry's 324-byte path is quoted to 64 scalars (export-input seed-zip-damaged-long-name)")
+    func longEntryPath() throws {
+        let input = try #require(try FuzzCorpus("export-input").corpus.first { $0.name.hasSuffix("/seed-zip-damaged-long-name") })
+        let path = NSTemporaryDirectory() + "stepsync-export-input-\(getpid())-finding.zip"
+        defer { unlink(path) }
+        try Data(input.bytes).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: ImportError.self) { _ = try ExportInput.open(path) }
+        let name = "apple_health_export/" + String(repeating: "y", count: 44) + "…"
+        #expect(error.message.hasPrefix("\(path): the entry \(name) cannot be inflated ("))
+        #expect(!error.message.contains(String(repeating: "y", count: 45)))
+    }
+
+    @Test("an entry whose directory gives another size than it inflates to is refused as damaged (export-input crash-d7528399)")
+    func sizeMismatch() throws {
+        let input = try #require(try FuzzCorpus("export-input").crashes.first { $0.name.hasSuffix("/crash-d75283998144bea349198d96413c2dab928612ac") })
+        let path = NSTemporaryDirectory() + "stepsync-export-input-\(getpid())-size.zip"
+        defer { unlink(path) }
+        try Data(input.bytes).write(to: URL(fileURLWithPath: path))
+        let opened = try ExportInput.open(path)
+        #expect(opened.totalBytes == 307)
+        var streamed = 0
+        let error = try #require(throws: ImportError.self) { try opened.stream(path) { streamed += $0.count } }
+        // The checksum matches (the entry's data is whole); only the directory's size was changed.
+        #expect(streamed == 310)
+        // The fuzzer also blanked the directory's copy of the entry's name: 30 NUL bytes.
+        #expect(error.message == "\(path): \(String(repeating: "\u{0}", count: 30)): the entry inflates to 310 bytes, its directory says 307; the zip is damaged")
     }
 }
