@@ -73,6 +73,38 @@ struct FuzzReplayTests {
         #expect(refused == ["invalid_date", "invalid_span", "invalid_tz", "invalid_priority"])
     }
 
+    @Test("every wire-delete corpus and crash input, and 1,000 seeded mutations, keep DeletionRequest's promises")
+    func wireDelete() throws {
+        let inputs = try FuzzCorpus("wire-delete")
+        #expect(inputs.corpus.count >= 12)
+        var accepted = 0, refused = Set<String>()
+        for input in inputs.all + inputs.mutations(1_000, seed: 12) {
+            #expect(input.bytes.withUnsafeBytes(DeletionOracle.problems) == [], "\(input)")
+            do {
+                _ = try DeletionRequest.parse(Data(input.bytes.dropFirst()), type: (input.bytes.first ?? 0) % 2 == 0 ? .stepCount : nil)
+                accepted += 1
+            } catch {
+                refused.insert(error.kind)
+            }
+        }
+        #expect(accepted >= 5)
+        #expect(refused == ["malformed_json", "missing_field", "wrong_type", "invalid_type", "invalid_uuid"])
+    }
+
+    @Test("every wire-stored corpus and crash input, and 1,000 seeded mutations, read as stored lines of their type")
+    func wireStored() throws {
+        let inputs = try FuzzCorpus("wire-stored")
+        #expect(inputs.corpus.count >= 19)
+        var acceptedTypes = Set<SampleType>()
+        for input in inputs.all + inputs.mutations(1_000, seed: 13) {
+            #expect(input.bytes.withUnsafeBytes(StoredLineOracle.problems) == [], "\(input)")
+            let type = StoredLineOracle.types[Int(input.bytes.first ?? 0) % StoredLineOracle.types.count]
+            if (try? WireDecoder.decodeStoredSample(Array(input.bytes.dropFirst()), type: type)) != nil { acceptedTypes.insert(type) }
+        }
+        // Accepted lines of steps, a quantity, a category and a workout, not only refusals.
+        #expect(acceptedTypes.isSuperset(of: [.stepCount, .heartRate, .sleepAnalysis, SampleType("HKWorkoutTypeIdentifier")]))
+    }
+
     @Test("the oracles catch what they are meant to: a wrong instant, a long echo, a sample that does not re-encode")
     func oraclesCanFail() {
         #expect(WireOracle.errorProblems(.malformedJSON(String(repeating: "x", count: 500)), index: nil).count == 1)
@@ -167,5 +199,42 @@ struct DailyRequestFuzzFindingTests {
         #expect(DailyRequestOracle.errorProblems(zone, expected: nil) == [])
         let request = try DailyStepsRequest.parse(from: "2024-05-11", to: "2024-05-12", tz: "UTC", priority: nil)
         #expect(DailyRequestOracle.requestProblems(request, ("2024-05-11", "2024-05-13", "UTC", "iPhone")).count == 2)
+    }
+}
+
+/// The deletions body, moved out of the sink into the core so that it is fuzzed (`wire-delete`).
+@Suite("Fuzz findings: deletion bodies")
+struct DeletionFuzzFindingTests {
+    @Test("a uuid of one character with 1,000 accents is quoted to 64 scalars, not whole (the sink used String.prefix(64))")
+    func graphemeUUID() throws {
+        let body = Data(#"{"uuids":["A\#(String(repeating: "\u{301}", count: 1_000))"]}"#.utf8)
+        let error = try #require(throws: DeletionRequestError.self) { try DeletionRequest.parse(body, type: .stepCount) }
+        #expect(error.kind == "invalid_uuid" && error.field == "uuids")
+        #expect(error.message.unicodeScalars.elementsEqual("uuids[0]: \"A\(String(repeating: "\u{301}", count: 63))…\" is not a UUID".unicodeScalars))
+    }
+
+    @Test("each refusal keeps the sink's message and names its field", arguments: [
+        (#"{"uuids":"#, nil as SampleType?, "malformed JSON: expected {\"type\":\"<type>\",\"uuids\":[\"<UUID>\",…]}", nil as String?),
+        (#"[]"#, .stepCount, "malformed JSON: expected {\"uuids\":[\"<UUID>\",…]}", nil),
+        (#"{"uuids":[]}"#, nil, "field \"type\" is missing", "type"),
+        (#"{"type":[],"uuids":[]}"#, nil, "field \"type\" must be a string", "type"),
+        (#"{"type":"HK Nope","uuids":[]}"#, nil, "type \"HK Nope\" is not a type identifier such as HKQuantityTypeIdentifierStepCount", "type"),
+        (#"{"type":"HKNope"}"#, .stepCount, "field \"uuids\" is missing", "uuids"),
+        (#"{"uuids":{}}"#, .stepCount, "field \"uuids\" must be an array of strings", "uuids"),
+        (#"{"uuids":["0A1B2C3D-4E5F-4061-8273-94A5B6C7D8E9",null]}"#, .stepCount, "uuids[1]: a null is not a UUID", "uuids"),
+        (#"{"uuids":[1.5]}"#, .stepCount, "uuids[0]: a number is not a UUID", "uuids"),
+    ])
+    func refusals(body: String, type: SampleType?, message: String, field: String?) throws {
+        let error = try #require(throws: DeletionRequestError.self) { try DeletionRequest.parse(Data(body.utf8), type: type) }
+        #expect(error.message == message)
+        #expect(error.field == field)
+    }
+
+    @Test("a typed body reads its type and its uuids in order, repeats kept")
+    func accepted() throws {
+        let a = try #require(UUID(uuidString: "0A1B2C3D-4E5F-4061-8273-94A5B6C7D8E9"))
+        let b = try #require(UUID(uuidString: "f47ac10b-58cc-4372-a567-0e02b2c3d479"))
+        let request = try DeletionRequest.parse(Data(WireEncoder.encodeDeletions([b, a, b], type: .heartRate)), type: nil)
+        #expect(request.type == .heartRate && request.uuids == [b, a, b])
     }
 }
