@@ -111,7 +111,7 @@ public struct SyncEngine: Sendable {
             let requeued = try store.requeueFailed()
             logger.info("Put failed intervals back to pending", metadata: ["sync.requeued": "\(requeued)"])
         }
-        let types = try configuration.types ?? Self.syncOrder(store.intervalTypes())
+        let types = try configuration.types ?? Self.syncOrder(Array(store.ledgerSummary().byType.keys))
         report.types = types
         var queue: [SyncInterval] = []
         for type in types { queue += try store.intervals(of: type, status: [.pending]) }

@@ -28,6 +28,8 @@ public struct SampleInserter {
     private let statement: Statement
     private var typeIds: [SampleType: (id: Int64, kind: SampleKind)] = [:]
     private var seq: Int64
+    /// What this transaction adds to the hourly rollup, written by ``finish()``.
+    private var hours: [HourKey: (sum: Double, count: Int)] = [:]
     /// What this inserter has done so far.
     public private(set) var summary = InsertSummary()
 
@@ -59,6 +61,9 @@ public struct SampleInserter {
         ])
         try statement.execute()
         if db.changesCount == 1 {
+            let key = HourKey(typeId: typeId, hour: StepStore.hour(of: sample.startMs))
+            hours[key, default: (0, 0)].sum += sample.value
+            hours[key, default: (0, 0)].count += 1
             summary.inserted += 1
             if sample.type == .stepCount { summary.insertedSteps += sample.value }
             return true
@@ -80,10 +85,19 @@ public struct SampleInserter {
         return info
     }
 
-    /// Writes the advanced change sequence back; called once at the end of the transaction.
+    /// Writes the advanced change sequence and the hourly rollup back; called once at the end of the transaction.
     func finish() throws -> InsertSummary {
         try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
+        for (key, totals) in hours {
+            try StepStore.addToRollup(db, typeId: key.typeId, hour: key.hour, sum: totals.sum, count: totals.count)
+        }
         return summary
+    }
+
+    /// A row of the hourly rollup.
+    private struct HourKey: Hashable {
+        var typeId: Int64
+        var hour: Int64
     }
 }
 
