@@ -16,6 +16,7 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
         case tooLarge = "too_large"
         case unsupportedMediaType = "unsupported_media_type"
         case storage = "storage_unavailable"
+        case busy
     }
 
     private let code: Code
@@ -96,6 +97,13 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
     /// 503 with `Retry-After`: the storage cannot write now; nothing of the request was acknowledged.
     static func unavailable(_ message: String, retryAfterSeconds: Int) -> SinkError {
         var e = SinkError(.storage, .serviceUnavailable, message)
+        e.headers[.retryAfter] = String(retryAfterSeconds)
+        return e
+    }
+
+    /// 503 with `Retry-After`: the request bodies in flight already hold the memory budget.
+    static func busy(_ message: String, retryAfterSeconds: Int) -> SinkError {
+        var e = SinkError(.busy, .serviceUnavailable, message)
         e.headers[.retryAfter] = String(retryAfterSeconds)
         return e
     }

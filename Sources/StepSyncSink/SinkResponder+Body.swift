@@ -18,10 +18,11 @@ extension SinkResponder {
             throw SinkError.unsupportedMediaType("Content-Encoding \(encoding.prefix(64)) is not supported; use gzip or none")
         }
         let limit = configuration.maxBodyBytes
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+        let length = request.headers[.contentLength].flatMap { Int($0) }
+        if let length, length > limit {
             throw SinkError.tooLarge("body of \(length) bytes is over the limit of \(limit)")
         }
-        var body = ByteBuffer()
+        var body = ByteBufferAllocator().buffer(capacity: max(0, length ?? 0))
         for try await chunk in request.body {
             guard body.readableBytes + chunk.readableBytes <= limit else {
                 throw SinkError.tooLarge("body is over the limit of \(limit) bytes")
@@ -70,8 +71,8 @@ extension SinkResponder {
 
     private func reserve(_ bytes: Int, _ reservation: inout Int) throws {
         guard budget.reserve(bytes) else {
-            throw SinkError.unavailable("""
-                the sink holds \(budget.capacity >> 20) MiB of request bodies already; try again shortly
+            throw SinkError.busy("""
+                the sink holds its budget of \(budget.capacity >> 10) KiB of request bodies already; try again shortly
                 """, retryAfterSeconds: 1)
         }
         reservation += bytes

@@ -21,11 +21,26 @@ struct GenerateCommandTests {
         }
     }
 
-    static func contents(of dir: URL) throws -> [HealthSample] {
+    static func contents(of dir: URL, type: SampleType = .stepCount) throws -> [HealthSample] {
         let store = try StepStore(dataDirectory: DataDirectory(path: dir.path))
         var out: [HealthSample] = []
-        try store.forEachSamplePage(of: .stepCount, in: TimeRange(start: 0, end: 4_102_444_800_000)) { out += $0 }
+        try store.forEachSamplePage(of: type, in: TimeRange(start: 0, end: 4_200_000_000_000)) { out += $0 }
         return out
+    }
+
+    /// Every sample of every generated type in the store.
+    static func everything(in dir: URL) throws -> Set<HealthSample> {
+        var all = Set<HealthSample>()
+        for type in GeneratedType.allCases { all.formUnion(try contents(of: dir, type: type.sampleType)) }
+        return all
+    }
+
+    /// A store holding the realistic steps of `days` (seed 3), written straight into it to keep tests fast.
+    static func storeWithSteps(_ days: ClosedRange<CivilDate>) throws -> URL {
+        let dir = temporaryDirectory()
+        try StepStore(dataDirectory: DataDirectory(path: dir.path))
+            .insert(SampleGenerator(profile: .realistic, seed: 3, days: days).joined())
+        return dir
     }
 
     // The seed profile keeps this fast in a debug build; the realistic profile's determinism is shown in
@@ -79,6 +94,100 @@ struct GenerateCommandTests {
         }
     }
 
+    @Test("--append-days --types all adds every type of the next days, exactly as the generator makes them")
+    func appendEveryType() async throws {
+        let dir = try Self.storeWithSteps(CivilDate(year: 2024, month: 1, day: 25)...CivilDate(year: 2024, month: 1, day: 31))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try Self.everything(in: dir)
+        try await Self.run(["generate", "--seed", "3", "--append-days", "3", "--types", "all", "--json", "--data-dir", dir.path])
+        let added = try Self.everything(in: dir).subtracting(before)
+        let expected = Set(SampleGenerator(profile: .realistic, seed: 3,
+                                           days: CivilDate(year: 2024, month: 2, day: 1)...CivilDate(year: 2024, month: 2, day: 3),
+                                           types: Set(GeneratedType.allCases)).joined())
+        #expect(added == expected)
+        #expect(Set(added.map(\.type)).count >= 7, "\(Set(added.map(\.type.shortName)))")
+    }
+
+    @Test("--append-days on a history that already reaches past today fails, naming its last day, and writes nothing (real binary)")
+    func appendAfterToday() async throws {
+        let dir = try Self.storeWithSteps(CivilDate(year: 2099, month: 12, day: 30)...CivilDate(year: 2099, month: 12, day: 31))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try Self.contents(of: dir)
+        let (status, process) = try await StepSyncProcess.run(["generate", "--seed", "3", "--append-days", "3", "--data-dir", dir.path])
+        #expect(status != 0)
+        #expect(process.stderr.contains("already reaches 2099-12-31, after today"), "\(process.stderr)")
+        #expect(process.stderr.contains("never writes days after today"))
+        #expect(process.stderr.contains("--allow-future"))
+        #expect(process.stdout.isEmpty)
+        #expect(try Self.contents(of: dir) == before)
+    }
+
+    @Test("--append-days --allow-future writes the days after a future history (real binary)")
+    func appendFuture() async throws {
+        let dir = try Self.storeWithSteps(CivilDate(year: 2099, month: 12, day: 30)...CivilDate(year: 2099, month: 12, day: 31))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = Set(try Self.contents(of: dir))
+        let (status, process) = try await StepSyncProcess.run(
+            ["generate", "--seed", "3", "--append-days", "2", "--allow-future", "--json", "--data-dir", dir.path])
+        #expect(status == 0, "\(process.stderr)")
+        let json = try process.json()
+        #expect(json["first"] as? String == "2100-01-01" && json["last"] as? String == "2100-01-02")
+        let added = Set(try Self.contents(of: dir)).subtracting(before)
+        let expected = Set(SampleGenerator(profile: .realistic, seed: 3,
+                                           days: CivilDate(year: 2100, month: 1, day: 1)...CivilDate(year: 2100, month: 1, day: 2)).joined())
+        #expect(added == expected)
+        #expect(json["samples"] as? Int == expected.count)
+    }
+
+    @Test("--append-days stops at today: 30 days asked for after a history ending two days ago add the days up to today (real binary)")
+    func appendClippedAtToday() async throws {
+        let todayBefore = CivilDate.today()
+        let last = todayBefore.advanced(by: -2)
+        let dir = try Self.storeWithSteps(last...last)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (status, process) = try await StepSyncProcess.run(["generate", "--seed", "3", "--append-days", "30", "--json", "--data-dir", dir.path])
+        let todayAfter = CivilDate.today()
+        #expect(status == 0, "\(process.stderr)")
+        let json = try process.json()
+        let first = try #require((json["first"] as? String).flatMap { CivilDate(iso: $0) })
+        let end = try #require((json["last"] as? String).flatMap { CivilDate(iso: $0) })
+        #expect(first == last.advanced(by: 1))
+        // Today as the binary saw it: the test's today, or the next day if midnight (UTC) passed meanwhile.
+        #expect(end >= todayBefore && end <= todayAfter)
+        #expect(json["days"] as? Int == first.distance(to: end) + 1)
+        #expect(json["requestedDays"] as? Int == 30)
+        let stored = try Self.contents(of: dir)
+        #expect(stored.allSatisfy { EuropeBerlinTime.localDate(atUTCMs: $0.startMs) <= end })
+    }
+
+    @Test("The seed profile's appended days always hold samples (they start in a recorded stretch)", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func appendSeedProfileNeverEmpty(seed: UInt64) async throws {
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try StepStore(dataDirectory: DataDirectory(path: dir.path)).insert(SampleGenerator(
+            profile: .seed, seed: seed, days: CivilDate(year: 2024, month: 1, day: 1)...CivilDate(year: 2024, month: 12, day: 31)).joined())
+        let before = try Self.contents(of: dir).count
+        try await Self.run(["generate", "--profile", "seed", "--seed", "\(seed)", "--append-days", "1", "--json", "--data-dir", dir.path])
+        #expect(try Self.contents(of: dir).count > before)
+    }
+
+    @Test("generate --years 1 --end 2025-06-30 stores main's realistic year: 68,764 samples, 5,635,029 steps (real binary)")
+    func pinnedYearThroughTheStore() async throws {
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (status, process) = try await StepSyncProcess.run(
+            ["generate", "--years", "1", "--end", "2025-06-30", "--json", "--data-dir", dir.path])
+        #expect(status == 0, "\(process.stderr)")
+        let json = try process.json()
+        #expect(json["samples"] as? Int == 68_764)
+        #expect(json["steps"] as? Int == 5_635_029)
+        let types = try #require(json["types"] as? [String: [String: Int]])
+        #expect(types == ["HKQuantityTypeIdentifierStepCount": ["samples": 68_764, "duplicates": 0, "steps": 5_635_029]])
+        let stored = try Self.contents(of: dir)
+        #expect(stored.count == 68_764)
+        #expect(stored.reduce(0) { $0 + $1.value } == 5_635_029)
+    }
+
     @Test("Bad arguments are refused before anything runs, naming the problem", arguments: [
         (["--years", "0"], "--years"),
         (["--years", "-3"], "--years"),
@@ -88,6 +197,10 @@ struct GenerateCommandTests {
         (["--seed", "-1"], "seed"),
         (["--append-days", "0"], "--append-days"),
         (["--append-days", "2", "--end", "2024-01-01"], "--end"),
+        (["--types", "bogus"], "'bogus'"),
+        (["--types", "steps,weight"], "'weight'"),
+        (["--types", "heart-rate", "--profile", "seed"], "--profile realistic"),
+        (["--allow-future"], "--allow-future"),
     ])
     func badArguments(extra: [String], named: String) throws {
         let dir = Self.temporaryDirectory()

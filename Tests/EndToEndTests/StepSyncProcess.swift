@@ -15,15 +15,24 @@ struct StepSyncProcess {
     let stdoutPath: String
     let stderrPath: String
 
-    /// Starts `stepsync <arguments>`.
-    init(_ arguments: [String]) throws {
+    /// Starts `stepsync <arguments>`, or `executable` with `arguments` when given (e.g. `prlimit … -- stepsync …`,
+    /// where the word `serve`/`sync` that follows `--` is replaced by the binary and itself).
+    init(_ arguments: [String], executable: String? = nil) throws {
         let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-proc-\(UUID().uuidString)")
         stdoutPath = base + ".out"
         stderrPath = base + ".err"
         FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Self.binaryPath)
-        process.arguments = arguments
+        if let executable {
+            process.executableURL = URL(fileURLWithPath: executable)
+            var arguments = arguments
+            if arguments.first == executable { arguments.removeFirst() }
+            if let dashes = arguments.firstIndex(of: "--") { arguments.insert(Self.binaryPath, at: dashes + 1) }
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Self.binaryPath)
+            process.arguments = arguments
+        }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         process.standardInput = FileHandle.nullDevice
@@ -57,8 +66,10 @@ struct StepSyncProcess {
     }
 
     /// Runs `stepsync <arguments>` to the end.
-    static func run(_ arguments: [String]) async throws -> (status: Int32, process: StepSyncProcess) {
-        let process = try StepSyncProcess(arguments)
+    static func run(_ arguments: [String], executable: String? = nil) async throws
+        -> (status: Int32, process: StepSyncProcess)
+    {
+        let process = try StepSyncProcess(arguments, executable: executable)
         return (try await process.wait(), process)
     }
 }

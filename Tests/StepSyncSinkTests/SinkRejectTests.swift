@@ -28,14 +28,14 @@ struct SinkRejectTests {
     ]
 
     @Test("every bad input class gets its status, names the sample, and leaves the file byte-identical",
-          arguments: 0..<cases.count)
-    func rejected(caseIndex: Int) async throws {
+          arguments: SinkBackend.allCases, 0..<cases.count)
+    func rejected(backend: SinkBackend, caseIndex: Int) async throws {
         let (what, body, type, headers, status, index) = Self.cases[caseIndex]
         try await withTemporaryDirectory { dir in
-            try await withSink(directory: dir) { client, path in
+            try await withSink(backend, directory: dir) { client, path in
                 _ = try await client.post(makeSamples(5))
                 let before = fileBytes(path)
-                #expect(before.count > 500)
+                #expect(backend != .jsonl || before.count > 500)
                 let reply = try await client.send(.POST, "/steps", body: Array(body.utf8), contentType: type, headers: headers)
                 #expect(reply.status == status, "\(what): \(reply.text)")
                 if let index {
@@ -68,10 +68,32 @@ struct SinkRejectTests {
         }
     }
 
-    @Test("unknown paths get 404 and wrong methods 405")
-    func routing() async throws {
+    @Test("issue 11.5: bodies in memory are bounded: a gzip body inflating past the budget gets 503 + Retry-After; the budget is given back after every request")
+    func memoryBudget() async throws {
         try await withTemporaryDirectory { dir in
-            try await withSink(directory: dir) { client, _ in
+            try await withSink(directory: dir, configure: { $0.maxBufferedBytes = 100 << 10; $0.maxInflatedBytes = 1 << 20 }) { client, _ in
+                var plain = ByteBuffer(bytes: WireEncoder.encodeRequest(makeSamples(2_000)))
+                #expect(plain.readableBytes > 300 << 10)
+                let packed = try plain.compress(with: .gzip)
+                #expect(packed.readableBytes < 100 << 10)
+                let big = try await client.send(.POST, "/steps", body: Array(buffer: packed), headers: [("Content-Encoding", "gzip")])
+                #expect(big.status == 503)
+                #expect(big.headers["retry-after"] == "1")
+                #expect(big.json["error"] as? String == "busy")
+                // 40 KB bodies one after another: each fits, so the budget was released every time.
+                for round in 0..<6 {
+                    let reply = try await client.post(makeSamples(150, first: round * 150))
+                    #expect(reply.status == 200, "\(reply.text)")
+                }
+                #expect(try await client.send(.GET, "/steps").json["storedCount"] as? Int == 900)
+            }
+        }
+    }
+
+    @Test("unknown paths get 404 and wrong methods 405", arguments: SinkBackend.allCases)
+    func routing(backend: SinkBackend) async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(backend, directory: dir) { client, _ in
                 let unknown = try await client.send(.GET, "/nope")
                 let put = try await client.send(.PUT, "/steps", body: Array(Self.good.utf8))
                 let getDelete = try await client.send(.GET, "/steps/delete")
@@ -84,19 +106,21 @@ struct SinkRejectTests {
         }
     }
 
-    @Test("with a token every request but /health needs the bearer token")
-    func token() async throws {
+    @Test("with a token every request but /health needs the bearer token", arguments: SinkBackend.allCases)
+    func token(backend: SinkBackend) async throws {
         try await withTemporaryDirectory { dir in
-            try await withSink(directory: dir, token: "s3cret") { client, path in
+            try await withSink(backend, directory: dir, token: "s3cret") { client, path in
                 var anonymous = client
                 anonymous.token = nil
                 var wrong = client
-                wrong.token = "s3cres"
+                wrong.token = String((client.token ?? "s3cret").dropLast()) + "x"
                 #expect(try await anonymous.send(.GET, "/health").status == 200)
                 #expect(try await anonymous.post(makeSamples(3)).status == 401)
                 #expect(try await wrong.post(makeSamples(3)).status == 401)
                 #expect(try await anonymous.send(.GET, "/steps").status == 401)
-                #expect(fileBytes(path).isEmpty)
+                #expect(try await anonymous.send(.GET, "/samples/types").status == 401)
+                #expect(try await wrong.send(.DELETE, "/samples").status == 401)
+                #expect(try await client.send(.GET, "/steps").json["storedCount"] as? Int == 0)
                 let reply = try await client.post(makeSamples(3))
                 #expect(reply.status == 200)
                 #expect(reply.json["inserted"] as? Int == 3)

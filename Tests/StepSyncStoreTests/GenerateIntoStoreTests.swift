@@ -66,4 +66,23 @@ struct GenerateIntoStoreTests {
         #expect(try contents(b) == sa)
         #expect(Set(try contents(c).map(\.uuid)).isDisjoint(with: sa.map(\.uuid)))
     }
+
+    @Test("Every generated type lands in the store's inserter (it validates each sample) and reads back unchanged, details included")
+    func everyTypeRoundTrip() throws {
+        let (store, dir) = try Self.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let days = CivilDate(year: 2024, month: 10, day: 1)...CivilDate(year: 2024, month: 11, day: 10)  // the autumn change
+        let generated = Array(SampleGenerator(profile: .realistic, seed: 42, days: days, types: Set(GeneratedType.allCases)).joined())
+        let summary = try store.insert(generated)
+        #expect(summary.inserted == generated.count)
+        #expect(summary.insertedSteps == generated.filter { $0.type == .stepCount }.reduce(0) { $0 + $1.value })
+        for type in GeneratedType.allCases {
+            var stored: [HealthSample] = []
+            try store.forEachSamplePage(of: type.sampleType, in: Self.everything, pageSize: 700) { stored += $0 }
+            let expected = generated.filter { $0.type == type.sampleType }
+            #expect(!expected.isEmpty, "\(type)")
+            #expect(Set(stored) == Set(expected), "\(type)")
+        }
+        #expect(generated.contains { $0.type == .workout && $0.details?.hasPrefix(#"{"activityType":"#) == true })
+    }
 }

@@ -21,18 +21,40 @@ public enum SinkHarness {
 
     /// Every uuid the sink holds, read back through `GET /steps` pages; fails the test on a uuid seen twice.
     public static func storedUUIDs(port: Int) async throws -> (uuids: Set<UUID>, count: Int) {
+        try await storedUUIDs(port: port, path: "/steps?")
+    }
+
+    /// Every uuid of `type` the sink holds, read back through `GET /samples?type=` pages (step counts from both
+    /// doors for `HKQuantityTypeIdentifierStepCount`).
+    public static func storedUUIDs(port: Int, type: String) async throws -> (uuids: Set<UUID>, count: Int) {
+        try await storedUUIDs(port: port, path: "/samples?type=\(type)&")
+    }
+
+    /// The sink's sample counts per type (`GET /samples/types`).
+    public static func typeCounts(port: Int) async throws -> [String: Int] {
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(port)/samples/types"), timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        guard response.status.code == 200,
+              let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
+              let types = object["types"] as? [String: Int]
+        else { throw HarnessError(message: "GET /samples/types answered \(response.status): \(String(buffer: body))") }
+        return types
+    }
+
+    private static func storedUUIDs(port: Int, path: String) async throws -> (uuids: Set<UUID>, count: Int) {
         var uuids = Set<UUID>()
         var count = 0
         var cursor: String?
         repeat {
-            var url = "http://127.0.0.1:\(port)/steps?limit=1000"
+            var url = "http://127.0.0.1:\(port)\(path)limit=1000"
             if let cursor { url += "&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor)" }
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
             let body = try await response.body.collect(upTo: 64 << 20)
             guard response.status.code == 200,
                   let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
                   let samples = object["samples"] as? [[String: Any]]
-            else { throw HarnessError(message: "GET /steps answered \(response.status): \(String(buffer: body))") }
+            else { throw HarnessError(message: "GET \(path) answered \(response.status): \(String(buffer: body))") }
             for sample in samples {
                 guard let text = sample["uuid"] as? String, let uuid = UUID(uuidString: text) else {
                     throw HarnessError(message: "a sample without a uuid: \(sample)")

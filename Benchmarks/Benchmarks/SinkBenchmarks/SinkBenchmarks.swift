@@ -8,9 +8,10 @@ import ServiceLifecycle
 import StepSyncCore
 import StepSyncSink
 
-/// 60 bodies of 1,000 fresh samples (≈ 204 KB each) posted by 3 concurrent posters to an in-process sink on
-/// loopback; each iteration starts a fresh sink on an empty file (unmeasured). Samples/s = 60,000 / wall clock.
-let bodyCount = 60
+/// 200 bodies of 1,000 fresh samples (≈ 204 KB each) posted by 3 concurrent posters to an in-process sink on
+/// loopback (issue 14's sink row); each iteration starts a fresh sink on an empty file (unmeasured).
+/// Samples/s = 200,000 / wall clock.
+let bodyCount = 200
 let bodySize = 1_000
 let bodies: [ByteBuffer] = {
     let base = ISO8601Millis.parse("2015-01-01T00:00:00.000Z")!
@@ -23,6 +24,28 @@ let bodies: [ByteBuffer] = {
         }
         return ByteBuffer(bytes: WireEncoder.encodeRequest(samples))
     }
+}()
+
+/// A decade of step samples in a sink data file, written once (not measured): 624,752 lines like the realistic
+/// profile's (iPhone and Watch, 1–10 minutes each).
+let decadeFile: String = {
+    let directory = NSTemporaryDirectory() + "stepsync-sink-decade-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let path = directory + "/steps.jsonl"
+    var generator = SplitMix64(seed: 42)
+    var out: [UInt8] = []
+    out.reserveCapacity(150 << 20)
+    var t = ISO8601Millis.parse("2015-01-01T00:00:00.000Z")!
+    for k in 0..<624_752 {
+        t += Int64(60_000 + generator.next() % 840_000)
+        let uuid = withUnsafeBytes(of: (generator.next(), generator.next())) { UUID(uuid: $0.load(as: uuid_t.self)) }
+        WireEncoder.appendLine(WireSample(uuid: uuid, startMs: t, endMs: t + Int64(60_000 + generator.next() % 540_000),
+                                          count: Double(1 + generator.next() % 1500),
+                                          sourceBundleId: k % 2 == 0 ? "com.apple.health.1A2B3C4D" : "com.apple.health.8B0C1D2E",
+                                          sourceDeviceName: k % 2 == 0 ? "iPhone" : "Apple Watch"), to: &out)
+    }
+    FileManager.default.createFile(atPath: path, contents: Data(out))
+    return path
 }()
 
 @Sendable func send(port: Int, _ body: ByteBuffer) async throws {
@@ -72,11 +95,11 @@ let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal, .throughput], maxDuration: .seconds(20), maxIterations: 10)
 
-    Benchmark("Sink ingest 60×1000 samples, 3 posters, fdatasync", configuration: configuration) { benchmark in
+    Benchmark("Sink ingest 200×1000 samples, 3 posters, fdatasync", configuration: configuration) { benchmark in
         try await ingest(durable: true, benchmark: benchmark)
     }
 
-    Benchmark("Sink ingest 60×1000 samples, 3 posters, no fsync", configuration: configuration) { benchmark in
+    Benchmark("Sink ingest 200×1000 samples, 3 posters, no fsync", configuration: configuration) { benchmark in
         try await ingest(durable: false, benchmark: benchmark)
     }
 
@@ -89,6 +112,33 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(WireEncoder.encodeRequest(samples)) }
+    }
+
+    Benchmark("WireDecoder.decodeSamplesRequest 1000 heart-rate samples", configuration: .init(
+        metrics: [.wallClock, .mallocCountTotal, .throughput], maxDuration: .seconds(5))) { benchmark in
+        var body = Array(#"{"samples":["#.utf8)
+        for i in 0..<1000 {
+            if i > 0 { body.append(UInt8(ascii: ",")) }
+            WireEncoder.appendSampleObject(HealthSample(
+                uuid: UUID(), type: .heartRate, startMs: Int64(i) * 300_000, endMs: Int64(i) * 300_000, value: Double(60 + i % 40),
+                unit: "count/min", sourceName: "Anna's Apple Watch", sourceBundleId: "com.apple.health.8B0C1D2E",
+                sourceVersion: "10.1", deviceName: "Apple Watch", deviceModel: "Watch6,2"), to: &body)
+        }
+        body += Array("]}".utf8)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try WireDecoder.decodeSamplesRequest(body)) }
+    }
+
+    Benchmark("Sink open: rebuild the index of a decade (624,752 step samples)", configuration: .init(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResidentDelta], maxDuration: .seconds(30), maxIterations: 5))
+    { benchmark in
+        let path = decadeFile
+        benchmark.startMeasurement()
+        let storage = try JSONLStorage(stepsPath: path, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+        benchmark.stopMeasurement()
+        blackHole(storage)
+    } teardown: {
+        try? FileManager.default.removeItem(atPath: (decadeFile as NSString).deletingLastPathComponent)
     }
 
     Benchmark("WireDecoder.decodeRequest 1000 samples", configuration: .init(

@@ -10,19 +10,33 @@ extension StepSyncCommand {
     /// `stepsync demo`: the whole job in one command, on a fresh temporary data directory.
     struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run the whole job on a fresh temporary data directory: generate → layer → serve → sync.",
+            abstract: "Run the whole job on a fresh temporary data directory: generate → layer → serve → sync → check, every type.",
             discussion: """
-                Generates --years of synthetic history, layers it into ≤ 10,000-step intervals, starts the bundled \
-                sink in this process on an ephemeral loopback port (durable acknowledgements on), syncs with \
-                --concurrency tasks, checks that the sink holds exactly the store's samples, and prints the figures. \
-                The temporary directory is removed at the end unless --keep is given. Ctrl-C pauses the sync.
+                Generates --years of synthetic iPhone + Apple Watch history (every type by default: steps, distance, \
+                heart rate, HRV, energy, flights, sleep, mindful sessions, workouts), layers each type into bounded \
+                intervals (steps: ≤ 10,000 steps and ≤ 5,000 samples; other types: ≤ 5,000 samples), starts the \
+                bundled sink in this process on an ephemeral loopback port (durable acknowledgements on), syncs with \
+                --concurrency tasks, checks per type that the sink holds exactly the store's uuids, and prints the \
+                figures. The temporary directory is removed at the end unless --keep is given. Ctrl-C pauses the sync. \
+                Exits non-zero unless every type is exact.
+
+                Examples:
+                  stepsync demo                          # ten years, every type
+                  stepsync demo --types steps            # the steps-only decade (the benchmark figure)
+                  stepsync demo --years 1 --json
                 """)
 
         @Option(help: "Years of history to generate.")
         var years = 10
 
-        @Option(help: "realistic (iPhone + Apple Watch, ≈ 0.6 M samples a decade) or seed (the original's density).")
+        @Option(help: "realistic (iPhone + Apple Watch, every type) or seed (the original's density, steps only).")
         var profile: GeneratorProfile = .realistic
+
+        @Option(help: ArgumentHelp(
+            "The types to generate and sync: all, steps, or a comma-separated list.",
+            discussion: "Names: \(GeneratedType.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "types"))
+        var types = "all"
 
         @Option(help: "The generator's seed.")
         var seed: UInt64 = 42
@@ -41,9 +55,24 @@ extension StepSyncCommand {
             guard (1...64).contains(concurrency) else {
                 throw ValidationError("--concurrency must be between 1 and 64 (got \(concurrency)).")
             }
+            _ = try Generate.resolveTypes(types, profile: profile)
+        }
+
+        /// What the demo found for one type.
+        struct TypeFigures {
+            var type: SampleType
+            var samples = 0
+            var steps = 0.0
+            var intervals = 0
+            var largestSteps = 0.0
+            var oversize = 0
+            var store = UUIDSetDigest()
+            var sink = UUIDSetDigest()
+            var exact: Bool { store == sink && store.count == samples }
         }
 
         func run() async throws {
+            let selected = try Generate.resolveTypes(types, profile: profile)
             let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-demo-\(UUID().uuidString.prefix(8))")
             let directory = DataDirectory(path: root)
             defer { if !keep { try? FileManager.default.removeItem(atPath: root) } }
@@ -58,33 +87,51 @@ extension StepSyncCommand {
             say("stepsync demo in \(root)")
 
             // 1. Generate.
-            let generator = SampleGenerator(profile: profile, seed: seed, years: years, end: .today())
+            let generator = SampleGenerator(profile: profile, seed: seed, years: years, end: .today(), types: selected)
             let generated = try Generate.generate(generator, into: store, progress: !json)
-            say("1. generate  \(Format.number(generated.summary.inserted)) samples, "
-                + "\(Format.number(generated.summary.insertedSteps)) steps, \(generated.days) days "
-                + "(\(profile.rawValue), seed \(seed)) in \(Format.duration(generated.seconds)) "
+            var figures = Self.ordered(generated.perType.keys).map { type in
+                TypeFigures(type: type, samples: generated.perType[type]?.inserted ?? 0,
+                            steps: type == .stepCount ? generated.perType[type]?.insertedSum ?? 0 : 0)
+            }
+            say("1. generate  \(Format.number(generated.summary.inserted)) samples of \(figures.count) "
+                + "type\(figures.count == 1 ? "" : "s"), \(Format.number(generated.summary.insertedSteps)) steps, "
+                + "\(generated.days) days (\(profile.rawValue), seed \(seed)) in \(Format.duration(generated.seconds)) "
                 + "— \(Format.number(Int(generated.samplesPerSecond))) samples/s")
 
-            // 2. Layer.
+            // 2. Layer, type by type.
             let layerStart = ContinuousClock.now
-            let engine = LayeringEngine()
-            let layered = try store.layer(type: .stepCount, engine: engine)
+            var queries = 0
+            for index in figures.indices {
+                let type = figures[index].type
+                let engine = type == .stepCount ? LayeringEngine() : LayeringEngine(maxSteps: .greatestFiniteMagnitude)
+                let layered = try store.layer(type: type, engine: engine)
+                queries += layered.queries
+                figures[index].intervals = layered.intervals.count
+                figures[index].largestSteps = layered.intervals.map(\.steps).max() ?? 0
+                figures[index].oversize = layered.intervals.filter(\.oversize).count
+            }
             let layerSeconds = Self.seconds(since: layerStart)
-            let lowerBound = Int((generated.summary.insertedSteps / engine.maxSteps).rounded(.up))
-            let largest = layered.intervals.map(\.steps).max() ?? 0
-            say("2. layer     \(Format.number(layered.intervals.count)) intervals (lower bound \(Format.number(lowerBound))), "
-                + "largest \(Format.number(largest)) steps, \(layered.intervals.filter(\.oversize).count) oversize, "
-                + "\(layered.queries) statistics queries in \(Format.duration(layerSeconds))")
+            let intervals = figures.reduce(0) { $0 + $1.intervals }
+            let stepFigures = figures.first { $0.type == .stepCount }
+            let lowerBound = Int(((stepFigures?.steps ?? 0) / 10_000).rounded(.up))
+            say("2. layer     \(Format.number(intervals)) intervals"
+                + (stepFigures.map { " (steps: \(Format.number($0.intervals)), lower bound \(Format.number(lowerBound)), largest \(Format.number($0.largestSteps)) steps)" } ?? "")
+                + ", \(figures.reduce(0) { $0 + $1.oversize }) oversize, \(queries) statistics queries in \(Format.duration(layerSeconds))")
 
-            // 3. Serve and 4. sync, in this process.
+            // 3. Serve, 4. sync, and read back what the sink holds, in this process.
             let sinkPath = directory.sinkDataPath
             let sinkConfiguration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: sinkPath)
+            try FileManager.default.createDirectory(atPath: (sinkPath as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            let storage = try JSONLStorage(stepsPath: sinkPath, durable: true, logger: logger)
             let concurrency = concurrency
             let stop = SyncStop()
-            let report = try await SignalHandlers.withStopOnSignals(stop) {
-                try await SinkServer.withRunningSink(configuration: sinkConfiguration, logger: logger) { port in
-                    if !quiet { print("3. serve     sink on http://127.0.0.1:\(port), appending to \(sinkPath) (fdatasync per group commit)") }
-                    return try await HTTPUploader.withUploader(
+            let checkedTypes = figures.map(\.type)
+            let (report, sinkDigests, checkSeconds) = try await SignalHandlers.withStopOnSignals(stop) {
+                try await SinkServer.withRunningSink(configuration: sinkConfiguration, storage: storage,
+                                                     authenticator: SharedTokenAuthenticator(token: nil), logger: logger) { port in
+                    if !quiet { print("3. serve     sink on http://127.0.0.1:\(port), appending to \(root) (fdatasync per group commit)") }
+                    let report = try await HTTPUploader.withUploader(
                         server: "http://127.0.0.1:\(port)", concurrency: concurrency, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader,
@@ -94,6 +141,10 @@ extension StepSyncCommand {
                         reporter.finish()
                         return report
                     }
+                    let checkStart = ContinuousClock.now
+                    var digests: [SampleType: UUIDSetDigest] = [:]
+                    for type in checkedTypes { digests[type] = try await Self.sinkDigest(of: type, in: storage) }
+                    return (report, digests, Self.seconds(since: checkStart))
                 }
             }
             say("4. sync      \(Format.number(report.synced)) intervals, \(Format.number(report.samples)) samples "
@@ -101,45 +152,84 @@ extension StepSyncCommand {
                 + "with \(concurrency) concurrent tasks in \(Format.duration(report.seconds)) "
                 + "— \(Format.number(report.samplesPerSecond.rounded())) samples/s")
 
-            // 5. Check: the sink's file holds exactly one line per store sample.
-            let storeCount = try store.total(of: .stepCount, in: LayeringEngine.domain).count
-            let sinkLines = try Self.countLines(atPath: sinkPath)
-            let exact = report.isComplete && sinkLines == storeCount && report.inserted == storeCount
-            say("5. check     store \(Format.number(storeCount)) samples, sink \(Format.number(sinkLines)) lines: "
-                + (exact ? "exact" : "MISMATCH"))
+            // 5. Check, type by type: the sink holds exactly the store's uuids.
+            let storeCheckStart = ContinuousClock.now
+            for index in figures.indices {
+                figures[index].sink = sinkDigests[figures[index].type] ?? UUIDSetDigest()
+                var digest = UUIDSetDigest()
+                try store.forEachSamplePage(of: figures[index].type, in: LayeringEngine.domain, pageSize: 10_000) { digest.add($0) }
+                figures[index].store = digest
+            }
+            let verifySeconds = checkSeconds + Self.seconds(since: storeCheckStart)
+            let exact = report.isComplete && figures.allSatisfy(\.exact)
+                && report.inserted == figures.reduce(0) { $0 + $1.samples }
+            say("5. check     \(exact ? "exact" : "MISMATCH"): per type, the sink's uuids "
+                + "\(exact ? "equal" : "do not all equal") the store's (read back in \(Format.duration(verifySeconds)))")
+            say(Self.table(figures))
             if keep { say("kept \(root)") }
 
             if json {
+                let sumSamples = figures.reduce(0) { $0 + $1.samples }
                 try JSONOutput.print([
                     "dataDir": keep ? root : NSNull(),
                     "profile": profile.rawValue, "years": years, "seed": seed, "concurrency": concurrency,
-                    "samples": generated.summary.inserted, "steps": Int64(generated.summary.insertedSteps.rounded()),
+                    "samples": sumSamples, "steps": Int64((stepFigures?.steps ?? 0).rounded()),
                     "generateSeconds": generated.seconds,
-                    "intervals": layered.intervals.count, "lowerBound": lowerBound, "largestSteps": largest,
-                    "queries": layered.queries, "layerSeconds": layerSeconds,
+                    "intervals": intervals, "lowerBound": lowerBound, "largestSteps": stepFigures?.largestSteps ?? 0,
+                    "queries": queries, "layerSeconds": layerSeconds,
                     "synced": report.synced, "failed": report.failed, "inserted": report.inserted,
                     "duplicates": report.duplicates, "syncSeconds": report.seconds,
                     "samplesPerSecond": report.samplesPerSecond.rounded(),
-                    "sinkLines": sinkLines, "exact": exact,
+                    "sinkSamples": figures.reduce(0) { $0 + $1.sink.count }, "checkSeconds": verifySeconds,
+                    "exact": exact,
+                    "types": Dictionary(uniqueKeysWithValues: figures.map { f in
+                        var entry: [String: Any] = ["samples": f.samples, "intervals": f.intervals,
+                                                    "sinkSamples": f.sink.count, "exact": f.exact]
+                        if f.type == .stepCount { entry["steps"] = Int64(f.steps.rounded()) }
+                        return (f.type.rawValue, entry)
+                    }),
                 ] as [String: Any])
             }
             if !exact { throw ExitCode.failure }
         }
 
+        /// Step counts first, then the other types by name.
+        static func ordered(_ types: some Sequence<SampleType>) -> [SampleType] {
+            types.sorted { a, b in a == .stepCount ? b != .stepCount : b == .stepCount ? false : a.shortName < b.shortName }
+        }
+
+        /// The uuids of `type` the sink's storage holds, read page by page (memory: one page).
+        static func sinkDigest(of type: SampleType, in storage: JSONLStorage) async throws -> UUIDSetDigest {
+            var digest = UUIDSetDigest()
+            var cursor: String?
+            repeat {
+                let page = try await storage.page(SamplePageQuery(type: type, cursor: cursor, limit: 10_000, maxBytes: 8 << 20),
+                                                  for: .single)
+                digest.add(page.samples)
+                cursor = page.nextCursor
+            } while cursor != nil
+            return digest
+        }
+
+        /// One row per type: samples, intervals, the sink's count and the verdict (and steps for step counts).
+        static func table(_ figures: [TypeFigures]) -> String {
+            func pad(_ s: String, _ width: Int, right: Bool = true) -> String {
+                s.count >= width ? s : right ? String(repeating: " ", count: width - s.count) + s
+                    : s + String(repeating: " ", count: width - s.count)
+            }
+            var lines = ["   " + pad("type", 26, right: false) + pad("samples", 11) + pad("intervals", 11) + pad("in sink", 11) + "  check"]
+            for f in figures {
+                lines.append("   " + pad(f.type == .workout ? "Workout" : f.type.shortName, 26, right: false) + pad(Format.number(f.samples), 11)
+                             + pad(Format.number(f.intervals), 11) + pad(Format.number(f.sink.count), 11)
+                             + "  " + (f.exact ? "exact" : "MISMATCH")
+                             + (f.type == .stepCount ? "  (\(Format.number(f.steps)) steps)" : ""))
+            }
+            return lines.joined(separator: "\n")
+        }
+
         static func seconds(since start: ContinuousClock.Instant) -> Double {
             let d = ContinuousClock.now - start
             return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-        }
-
-        /// Counts newline-terminated lines, reading 1 MiB at a time.
-        static func countLines(atPath path: String) throws -> Int {
-            guard let handle = FileHandle(forReadingAtPath: path) else { return 0 }
-            defer { try? handle.close() }
-            var lines = 0
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                lines += chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            }
-            return lines
         }
     }
 }

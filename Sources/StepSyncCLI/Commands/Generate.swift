@@ -6,15 +6,22 @@ import StepSyncStore
 extension GeneratorProfile: ExpressibleByArgument {}
 
 extension StepSyncCommand {
-    /// `stepsync generate`: fills the store with a deterministic synthetic history of step samples.
+    /// `stepsync generate`: fills the store with a deterministic synthetic history.
     struct Generate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Fill the sample store with a deterministic synthetic history of step samples.",
+            abstract: "Fill the sample store with a deterministic synthetic history: steps, or every type an iPhone and an Apple Watch record.",
             discussion: """
-                The same --seed, --profile, --years and --end always give the same samples (uuids, dates, values); \
-                samples already in the store are skipped and counted as duplicates. Days are laid out in \
+                The same --seed, --profile, --types, --years and --end always give the same samples (uuids, dates, \
+                values); samples already in the store are skipped and counted as duplicates. Days are laid out in \
                 Europe/Berlin time, daylight saving included. Everything is written in one transaction: an error \
-                leaves the store as it was.
+                leaves the store as it was. --types steps (the default) gives exactly the step history of earlier \
+                releases; each other type is drawn from its own random streams and follows the same days.
+
+                Examples:
+                  stepsync generate --years 10                          # ten years of iPhone + Watch steps
+                  stepsync generate --years 2 --types all               # plus heart rate, sleep, workouts, …
+                  stepsync generate --types heart-rate,sleep,workouts --end 2025-06-30
+                  stepsync generate --append-days 7                     # the next week, never past today
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
@@ -25,17 +32,26 @@ extension StepSyncCommand {
         @Option(help: "The seed every random choice derives from.")
         var seed: UInt64 = 42
 
-        @Option(help: "realistic: an iPhone and an Apple Watch recording the same walks (≈ 0.6 M samples in ten years); seed: the density of the original HealthStepsSync generator (≈ 42,000 samples).")
+        @Option(help: "realistic: an iPhone and an Apple Watch recording the same walks (≈ 0.6 M step samples in ten years); seed: the density of the original HealthStepsSync generator (≈ 42,000 step samples, steps only).")
         var profile: GeneratorProfile = .realistic
+
+        @Option(help: ArgumentHelp(
+            "The types to generate: steps, all, or a comma-separated list.",
+            discussion: "Names: \(GeneratedType.allCases.map(\.rawValue).joined(separator: ", ")) (or HealthKit names such as HeartRate, SleepAnalysis, Workout). all = every type the profile records.",
+            valueName: "types"))
+        var types = "steps"
 
         @Option(help: ArgumentHelp("The last day generated (inclusive), as YYYY-MM-DD. Defaults to today (UTC).", valueName: "date"))
         var end: String?
 
         @Option(name: .customLong("append-days"), help: ArgumentHelp(
-            "Instead of a history, add this many new days after the store's last step sample.",
-            discussion: "The days are those a longer history with the same seed and profile would hold; --years and --end do not apply.",
+            "Instead of a history, add this many new days after the store's last step sample, up to today (UTC).",
+            discussion: "The days are those a longer history with the same seed and profile would hold; --years and --end do not apply. When the history already reaches today, nothing is generated and the command fails, saying so.",
             valueName: "n"))
         var appendDays: Int?
+
+        @Flag(name: .customLong("allow-future"), help: "With --append-days, generate days after today too (for tests).")
+        var allowFuture = false
 
         @Flag(help: "Print one JSON object instead of progress and a summary.")
         var json = false
@@ -48,7 +64,7 @@ extension StepSyncCommand {
                 throw ValidationError("--years must be at most 200 (got \(years)).")
             }
             if let end, CivilDate(iso: end) == nil {
-                throw ValidationError("--end must be a date as YYYY-MM-DD (got '\(end)').")
+                throw ValidationError("--end must be a date as YYYY-MM-DD (got '\(end.prefix(64))').")
             }
             if let appendDays {
                 guard appendDays >= 1 else {
@@ -57,27 +73,37 @@ extension StepSyncCommand {
                 guard end == nil else {
                     throw ValidationError("--append-days adds days after the store's last sample; it cannot be combined with --end.")
                 }
+            } else if allowFuture {
+                throw ValidationError("--allow-future only applies to --append-days (use --end for a history ending in the future).")
             }
+            _ = try Self.resolveTypes(types, profile: profile)
         }
 
         /// The last day to generate.
         var endDate: CivilDate { end.flatMap(CivilDate.init(iso:)) ?? .today() }
 
         func run() async throws {
+            let selected = try Self.resolveTypes(types, profile: profile)
             let store = try data.openStore()
             let generator: SampleGenerator
+            var requestedDays: Int?
             if let appendDays {
                 guard let bounds = try store.bounds(of: .stepCount) else {
                     throw ValidationError("--append-days needs step samples to follow, and \(store.path) holds none: run `stepsync generate` first.")
                 }
-                let first = EuropeBerlinTime.localDate(atUTCMs: bounds.last).advanced(by: 1)
-                generator = SampleGenerator(profile: profile, seed: seed, days: first...first.advanced(by: appendDays - 1))
+                let plan = try AppendDays(after: EuropeBerlinTime.localDate(atUTCMs: bounds.last), count: appendDays,
+                                          today: .today(), allowFuture: allowFuture)
+                generator = SampleGenerator(profile: profile, seed: seed, days: plan.days, types: selected, continuing: true)
+                requestedDays = appendDays
             } else {
-                generator = SampleGenerator(profile: profile, seed: seed, years: years, end: endDate)
+                generator = SampleGenerator(profile: profile, seed: seed, years: years, end: endDate, types: selected)
             }
             let outcome = try Self.generate(generator, into: store, progress: !json)
+            if requestedDays != nil, outcome.summary.inserted == 0 {
+                throw GenerateError.nothingAppended(days: generator.days, duplicates: outcome.summary.duplicates)
+            }
             if json {
-                try JSONOutput.print([
+                var object: [String: Any] = [
                     "samples": outcome.summary.inserted,
                     "steps": Int64(outcome.summary.insertedSteps.rounded()),
                     "duplicates": outcome.summary.duplicates,
@@ -88,45 +114,129 @@ extension StepSyncCommand {
                     "seed": seed,
                     "seconds": (outcome.seconds * 1000).rounded() / 1000,
                     "samplesPerSecond": Int(outcome.samplesPerSecond),
-                ] as [String: Any])
+                    "types": outcome.jsonTypes,
+                ]
+                if let requestedDays { object["requestedDays"] = requestedDays }
+                try JSONOutput.print(object)
             } else {
-                print("""
+                var lines = ["""
                     \(store.path): generated \(profile.rawValue) history, seed \(seed), \
                     \(generator.days.lowerBound) … \(generator.days.upperBound)
+                    """]
+                if let requestedDays, outcome.days < requestedDays {
+                    lines.append("(\(Format.number(outcome.days)) of the \(Format.number(requestedDays)) days asked for: "
+                                 + "the rest would be after today, \(CivilDate.today()) UTC)")
+                }
+                lines.append("""
                     samples:    \(Format.number(outcome.summary.inserted))
                     steps:      \(Format.number(outcome.summary.insertedSteps))
                     duplicates: \(Format.number(outcome.summary.duplicates)) (already stored, skipped)
                     days:       \(Format.number(outcome.days))
                     time:       \(Format.duration(outcome.seconds)) (\(Format.number(Int(outcome.samplesPerSecond))) samples/s)
                     """)
+                if outcome.perType.count > 1 || outcome.perType.keys.first != .stepCount {
+                    lines.append(outcome.typeTable())
+                }
+                print(lines.joined(separator: "\n"))
             }
+        }
+
+        /// The types `text` (`--types`) names for `profile`: `all` is every type the profile records; naming a type
+        /// the profile does not record is an error.
+        static func resolveTypes(_ text: String, profile: GeneratorProfile) throws -> Set<GeneratedType> {
+            let named: Set<GeneratedType>
+            switch GeneratedType.parseList(text) {
+            case .success(let types): named = types
+            case .failure(let unknown): throw ValidationError("--types: \(unknown)")
+            }
+            let saysAll = text.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "all" }
+            if saysAll { return named.intersection(profile.types) }
+            let missing = named.subtracting(profile.types)
+            guard missing.isEmpty else {
+                throw ValidationError("--types: the \(profile.rawValue) profile records step counts only (an iPhone, as the "
+                                      + "original generator); \(missing.sorted().map(\.rawValue).joined(separator: ", ")) "
+                                      + "need --profile realistic.")
+            }
+            return named
         }
 
         /// What one generation did.
         struct Outcome {
             var summary: InsertSummary
+            /// Per type: samples inserted, duplicates, and the sum of the inserted values.
+            var perType: [SampleType: TypeCount]
             var days: Int
             var seconds: Double
             var samplesPerSecond: Double { seconds > 0 ? Double(summary.inserted + summary.duplicates) / seconds : 0 }
+
+            /// What was generated of one type.
+            struct TypeCount {
+                var inserted = 0
+                var duplicates = 0
+                var insertedSum = 0.0
+            }
+
+            /// `{"<identifier>": {"samples": n, "duplicates": n[, "steps": n]}, …}`.
+            var jsonTypes: [String: Any] {
+                Dictionary(uniqueKeysWithValues: perType.map { type, count in
+                    var entry: [String: Any] = ["samples": count.inserted, "duplicates": count.duplicates]
+                    if type == .stepCount { entry["steps"] = Int64(count.insertedSum.rounded()) }
+                    return (type.rawValue, entry)
+                })
+            }
+
+            /// One line per type: samples, duplicates, and the steps of step counts.
+            func typeTable() -> String {
+                let rows = perType.sorted { $0.key.shortName < $1.key.shortName }.map { type, count in
+                    "  \(type.shortName.padding(toLength: 26, withPad: " ", startingAt: 0)) "
+                        + "\(Format.number(count.inserted).leftPadded(to: 11)) samples"
+                        + (count.duplicates > 0 ? ", \(Format.number(count.duplicates)) duplicates" : "")
+                        + (type == .stepCount ? ", \(Format.number(count.insertedSum)) steps" : "")
+                }
+                return (["types:"] + rows).joined(separator: "\n")
+            }
         }
 
         /// Writes every sample of `generator` into `store` in one transaction, reporting days done on stderr.
         static func generate(_ generator: SampleGenerator, into store: StepStore, progress: Bool) throws -> Outcome {
             var reporter = ProgressReporter(label: "days", enabled: progress)
             let total = Int64(generator.dayCount)
-            let (days, summary) = try store.insertSamples { inserter in
+            let ((days, perType), summary) = try store.insertSamples { inserter in
                 var days = 0
+                var perType: [SampleType: Outcome.TypeCount] = [:]
                 for day in generator {
-                    for sample in day { try inserter.insert(sample) }
+                    var index = 0
+                    while index < day.count {
+                        // A day's samples come sorted by time, so runs of one type are short: count per run.
+                        let type = day[index].type
+                        var count = perType[type] ?? Outcome.TypeCount()
+                        while index < day.count, day[index].type == type {
+                            if try inserter.insert(day[index]) {
+                                count.inserted += 1
+                                count.insertedSum += day[index].value
+                            } else {
+                                count.duplicates += 1
+                            }
+                            index += 1
+                        }
+                        perType[type] = count
+                    }
                     days += 1
                     reporter.update(done: Int64(days), total: total,
                                     detail: "\(Format.number(inserter.summary.inserted)) samples")
                 }
-                return days
+                return (days, perType)
             }
             reporter.update(done: total, total: total, detail: "\(Format.number(summary.inserted)) samples", force: true)
             reporter.finish()
-            return Outcome(summary: summary, days: days, seconds: reporter.elapsedSeconds)
+            return Outcome(summary: summary, perType: perType, days: days, seconds: reporter.elapsedSeconds)
         }
+    }
+}
+
+extension String {
+    /// The string right-aligned in `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -54,4 +54,16 @@ struct DeviceSource: Sendable {
             sourceVersion: versions.indices.contains(index) ? versions[index] : nil,
             deviceName: deviceName, deviceModel: deviceModel)
     }
+
+    /// A sample of any type from this source, its version that of `year`.
+    func sample(_ type: GeneratedType, uuid: UUID, startMs: Int64, endMs: Int64, value: Double, year: Int,
+                details: String? = nil) -> HealthSample {
+        let index = year - Self.firstYear
+        return HealthSample(
+            uuid: uuid, type: type.sampleType, startMs: startMs, endMs: endMs,
+            utcOffsetSeconds: EuropeBerlinTime.utcOffsetSeconds(atMs: startMs), value: value, unit: type.unit,
+            sourceName: sourceName, sourceBundleId: bundleId,
+            sourceVersion: versions.indices.contains(index) ? versions[index] : nil,
+            deviceName: deviceName, deviceModel: deviceModel, details: details)
+    }
 }

@@ -22,6 +22,11 @@ public enum EuropeBerlinTime {
         return summerTime(year: year).contains(utcSeconds) ? summerOffsetSeconds : standardOffsetSeconds
     }
 
+    /// The UTC offset in force at `utcMs` (milliseconds since 1970).
+    public static func utcOffsetSeconds(atMs utcMs: Int64) -> Int32 {
+        utcOffsetSeconds(atUTCSeconds: utcMs >= 0 ? utcMs / 1000 : (utcMs - 999) / 1000)
+    }
+
     /// The UTC instant (seconds since 1970) of the local wall-clock time `secondsFromMidnight` on `day`.
     ///
     /// A wall time that occurs twice (autumn, 02:00–03:00) resolves to the first, summer-time occurrence; one that does

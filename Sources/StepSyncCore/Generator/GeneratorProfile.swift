@@ -8,4 +8,13 @@ public enum GeneratorProfile: String, CaseIterable, Sendable {
     /// samples a day in recorded stretches of 30–180 days separated by gaps of 14–180 days, about 42,000 samples
     /// and 18 million steps in ten years.
     case seed
+
+    /// The types the profile records: every ``GeneratedType`` for `realistic`, step counts alone for `seed` (an
+    /// iPhone, as the original generator).
+    public var types: Set<GeneratedType> {
+        switch self {
+        case .realistic: Set(GeneratedType.allCases)
+        case .seed: [.steps]
+        }
+    }
 }

@@ -7,9 +7,11 @@
 /// facts (a month without the Watch, the dates of the holidays) from streams seeded by (seed, month or year): a day's
 /// samples do not depend on which range is generated.
 struct RealisticDayPlanner: Sendable {
-    private let seed: UInt64
-    private let phone: DeviceSource
-    private let watch: DeviceSource
+    let seed: UInt64
+    /// The person's iPhone.
+    let phone: DeviceSource
+    /// The person's Apple Watch.
+    let watch: DeviceSource
 
     init(seed: UInt64) {
         self.seed = seed
@@ -82,20 +84,45 @@ struct RealisticDayPlanner: Sendable {
 
     // MARK: - One day
 
-    func samples(of day: CivilDate) -> [HealthSample] {
+    /// The facts of `day` (kind, Watch, phone, bouts) and the day's random stream as planning left it: recording the
+    /// steps continues from there. Planning a day draws nothing else, so the facts of a neighbouring day cost
+    /// microseconds.
+    func plan(_ day: CivilDate) -> (day: RealisticDay, rng: Xoshiro256StarStar) {
         let dayNumber = day.daysSinceEpoch
         var rng = Xoshiro256StarStar(seed: SplitMix64.hash(seed, Salt.day, dayNumber))
         let kind = kind(of: day)
         let wearsWatch = !isMonthWithoutWatch(year: day.year, month: day.month) && !rng.chance(0.03)
         let phoneLeftHome = !rng.chance(kind == .vacation ? 0.01 : 0.04)
         let bouts = plan(kind: kind, weekday: day.isoWeekday, rng: &rng)
+        return (RealisticDay(date: day, kind: kind, wearsWatch: wearsWatch, phoneOut: phoneLeftHome, bouts: bouts,
+                             clock: LocalDayClock(day: day)), rng)
+    }
 
-        let clock = LocalDayClock(day: day)
+    /// The day's step samples, sorted by start (then end, then value): the step history of the `realistic` profile.
+    func samples(of day: CivilDate) -> [HealthSample] {
+        var samples = record(day).steps
+        samples.sort { a, b in
+            if a.startMs != b.startMs { return a.startMs < b.startMs }
+            if a.endMs != b.endMs { return a.endMs < b.endMs }
+            return a.value < b.value
+        }
+        return samples
+    }
+
+    /// Plans `day` and records its steps: the Watch over every bout while worn, the iPhone over the bouts it is
+    /// carried on, now and then a manual entry. The random draws, and so the samples, are those of every earlier
+    /// release: this is the history `--types steps` reproduces bit for bit.
+    func record(_ day: CivilDate) -> RecordedDay {
+        let (facts, planned) = plan(day)
+        var rng = planned
+        let clock = facts.clock
         var samples: [HealthSample] = []
-        samples.reserveCapacity(wearsWatch ? 320 : 80)
-        for bout in bouts {
+        var bouts: [Int32] = []
+        samples.reserveCapacity(facts.wearsWatch ? 320 : 80)
+        bouts.reserveCapacity(facts.wearsWatch ? 320 : 80)
+        for (index, bout) in facts.bouts.enumerated() {
             let end = bout.start + bout.duration
-            if wearsWatch {
+            if facts.wearsWatch {
                 var t = bout.start
                 while t < end {
                     let length = min(rng.int(30...90), end - t)
@@ -105,7 +132,7 @@ struct RealisticDayPlanner: Sendable {
                     t += length + rng.int(0...6)
                 }
             }
-            if phoneLeftHome, rng.chance(bout.phoneChance) {
+            if facts.phoneOut, rng.chance(bout.phoneChance) {
                 var t = bout.start + rng.int(0...20)
                 while t < end {
                     let length = min(rng.int(60...600), end - t)
@@ -115,6 +142,7 @@ struct RealisticDayPlanner: Sendable {
                     t += length + rng.int(0...30)
                 }
             }
+            while bouts.count < samples.count { bouts.append(Int32(index)) }
         }
         // Now and then a count typed into Health by hand: one large sample, often over 10,000 steps.
         if rng.chance(0.015) {
@@ -122,13 +150,9 @@ struct RealisticDayPlanner: Sendable {
             let seconds = steps * 60 / 110
             let wall = rng.int(8 * 3600...(23 * 3600 + 3540 - seconds))
             emit(DeviceSource.manual, wall: wall, seconds: seconds, steps: steps, clock: clock, rng: &rng, into: &samples)
+            while bouts.count < samples.count { bouts.append(-1) }
         }
-        samples.sort { a, b in
-            if a.startMs != b.startMs { return a.startMs < b.startMs }
-            if a.endMs != b.endMs { return a.endMs < b.endMs }
-            return a.value < b.value
-        }
-        return samples
+        return RecordedDay(day: facts, steps: samples, stepBouts: bouts)
     }
 
     @inline(__always)

@@ -15,12 +15,14 @@ struct SeedDayPlanner {
     private var remaining: Int
     private let source: DeviceSource
 
-    init(seed: UInt64, days: ClosedRange<CivilDate>) {
+    /// A planner for `days`; with `startRecording` the first day is inside a recorded stretch (the same draws are
+    /// made either way, so without it the history is the one of every earlier release).
+    init(seed: UInt64, days: ClosedRange<CivilDate>, startRecording: Bool = false) {
         self.seed = seed
         firstDay = days.lowerBound.daysSinceEpoch
         dayCount = days.count
         timeline = Xoshiro256StarStar(seed: SplitMix64.hash(seed, Salt.timeline, firstDay))
-        recording = timeline.chance(0.5)
+        recording = timeline.chance(0.5) || startRecording
         remaining = 0
         source = DeviceSource.iPhone(seed: seed)
         // Start part-way through the first stretch or gap.

@@ -35,6 +35,14 @@ public enum WireDecoder {
     public static func decodeStoredSample(_ line: some ContiguousBytes, type: SampleType, index: Int? = nil)
         throws(WireError) -> HealthSample
     {
+        try decodeStoredSample(line, type: type, kind: type.kind, index: index)
+    }
+
+    /// ``decodeStoredSample(_:type:index:)`` with the type's ``SampleKind`` known (a sink reading a whole file
+    /// computes it once).
+    public static func decodeStoredSample(_ line: some ContiguousBytes, type: SampleType, kind: SampleKind,
+                                          index: Int? = nil) throws(WireError) -> HealthSample
+    {
         let shape: WireShape = type == .stepCount ? .steps : .samples
         let result: Result<HealthSample, WireError> = line.withUnsafeBytes { raw in
             var parser = WireParser(raw)
@@ -48,7 +56,7 @@ public enum WireDecoder {
                                                detail: "is \(sample.type.rawValue.prefix(64)), not \(type.rawValue)"),
                                  index: index)
         }
-        try validate(sample, shape, kind: type.kind, index: index)
+        try validate(sample, shape, kind: kind, index: index)
         return sample
     }
 

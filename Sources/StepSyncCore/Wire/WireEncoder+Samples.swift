@@ -35,6 +35,11 @@ extension WireEncoder {
             out.append(UInt8(ascii: "\n"))
             return
         }
+        appendStepLine(sample, to: &out)
+    }
+
+    /// ``appendStoredLine(_:to:)`` for a sample the caller knows is a step count.
+    public static func appendStepLine(_ sample: HealthSample, to out: inout [UInt8]) {
         appendObject(WireSample(sample), to: &out)
         if !sample.sourceName.isEmpty || sample.unit != "count" || sample.sourceVersion != nil
             || sample.deviceModel != nil || sample.details != nil

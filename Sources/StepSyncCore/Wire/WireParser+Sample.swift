@@ -16,32 +16,32 @@ extension WireParser {
         try expectObjectStart()
         if try !consumeObjectEnd() {
             repeat {
-                let key = try parseKey()
+                let key = try parseSampleKey()
                 switch key {
-                case "uuid":
-                    let (raw, text) = try rawStringField(key)
+                case .uuid:
+                    let (raw, text) = try rawStringField("uuid")
                     uuid = raw.flatMap(Self.parseUUID) ?? text.flatMap(UUID.init(uuidString:))
                     guard uuid != nil else { throw .invalidUUID(text ?? Self.string(raw!), index: sampleIndex) }
-                case "startDate", "endDate":
-                    let (raw, text) = try rawStringField(key)
+                case .startDate, .endDate:
+                    let (raw, text) = try rawStringField(key.rawValue)
                     let ms = raw.flatMap(ISO8601Millis.parse(utf8:)) ?? text.flatMap(ISO8601Millis.parse)
-                    guard let ms else { throw Self.dateError(key, raw: raw, text: text, index: sampleIndex) }
-                    if key == "startDate" { start = ms } else { end = ms }
-                case "count" where steps, "value" where !steps:
+                    guard let ms else { throw Self.dateError(key.rawValue, raw: raw, text: text, index: sampleIndex) }
+                    if key == .startDate { start = ms } else { end = ms }
+                case .count where steps, .value where !steps:
                     skipWhitespace()
                     guard let c = peek, c == UInt8(ascii: "-") || (c >= 48 && c <= 57) else {
-                        try wrongType(key, expected: "a number")
+                        try wrongType(key.rawValue, expected: "a number")
                     }
                     value = try parseNumber()
-                case "type" where !steps:
-                    type = try internedField(key, \.type).map(SampleType.init(rawValue:))
-                case "unit": unit = try internedField(key, \.unit)
-                case "sourceName": name = try internedField(key, \.sourceName)
-                case "sourceBundleId": bundle = try internedField(key, \.sourceBundleId)
-                case "sourceDeviceName": device = try internedField(key, \.sourceDeviceName, nullable: true)
-                case "sourceVersion": version = try internedField(key, \.sourceVersion, nullable: true)
-                case "deviceModel": model = try internedField(key, \.deviceModel, nullable: true)
-                case "details": details = try detailsField()
+                case .type where !steps:
+                    type = try internedField("type", \.type).map(SampleType.init(rawValue:))
+                case .unit: unit = try internedField("unit", \.unit)
+                case .sourceName: name = try internedField("sourceName", \.sourceName)
+                case .sourceBundleId: bundle = try internedField("sourceBundleId", \.sourceBundleId)
+                case .sourceDeviceName: device = try internedField("sourceDeviceName", \.sourceDeviceName, nullable: true)
+                case .sourceVersion: version = try internedField("sourceVersion", \.sourceVersion, nullable: true)
+                case .deviceModel: model = try internedField("deviceModel", \.deviceModel, nullable: true)
+                case .details: details = try detailsField()
                 default: try skipValue()
                 }
             } while try nextMember()
@@ -62,6 +62,27 @@ extension WireParser {
         return HealthSample(uuid: uuid, type: type, startMs: start, endMs: end, value: value, unit: unit,
                             sourceName: name, sourceBundleId: bundle, sourceVersion: version, deviceName: device,
                             deviceModel: model, details: details)
+    }
+
+    /// The next key of a sample object and its `:`, recognised from its bytes (``WireKey``); a key with escapes is
+    /// decoded first.
+    private mutating func parseSampleKey() throws(WireError) -> WireKey {
+        skipWhitespace()
+        guard peek == UInt8(ascii: "\"") else { throw syntax("expected a key") }
+        let start = i + 1
+        var k = start
+        while k < bytes.count, bytes[k] != UInt8(ascii: "\""), bytes[k] != UInt8(ascii: "\\"), bytes[k] >= 0x20 { k += 1 }
+        let key: WireKey
+        if k < bytes.count, bytes[k] == UInt8(ascii: "\"") {
+            key = WireKey.of(UnsafeRawBufferPointer(rebasing: bytes[start..<k]))
+            i = k + 1
+        } else {
+            key = WireKey(rawValue: try parseString()) ?? .other
+        }
+        skipWhitespace()
+        guard peek == UInt8(ascii: ":") else { throw syntax("expected :") }
+        i += 1
+        return key
     }
 
     /// A string field as its raw bytes when it holds no escape (the common case), else decoded.

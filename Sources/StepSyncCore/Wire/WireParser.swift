@@ -57,6 +57,8 @@ struct WireParser {
     private mutating func parseSampleArray(_ shape: WireShape) throws(WireError) -> [HealthSample] {
         i += 1 // [
         var samples: [HealthSample] = []
+        // ≈ 200 bytes an object; capped so that a huge body of tiny objects reserves little before it is read.
+        samples.reserveCapacity(min((bytes.count - i) / 180 + 1, 8_192))
         skipWhitespace()
         if peek == UInt8(ascii: "]") { i += 1; return samples }
         while true {

@@ -50,6 +50,8 @@ extension JSONLStorage {
             spans.append(StepSpan(startMs: sample.startMs, endMs: sample.endMs, value: sample.value,
                                   deviceName: sample.deviceName))
         }
+        // File order is arrival order; the rule sweeps in start order.
+        spans.sort { $0.startMs < $1.startMs }
         return spans
     }
 
@@ -63,6 +65,7 @@ extension JSONLStorage {
     private func read(_ slots: [TypeLog.Slot], of log: TypeLog) throws -> [HealthSample] {
         var samples: [HealthSample] = []
         samples.reserveCapacity(slots.count)
+        let kind = log.type.kind
         var k = 0
         while k < slots.count {
             var end = k + 1
@@ -85,7 +88,7 @@ extension JSONLStorage {
                     let from = Int(slot.offset - base)
                     let line = UnsafeRawBufferPointer(rebasing: raw[from..<(from + slot.length - 1)])
                     do {
-                        samples.append(try WireDecoder.decodeStoredSample(line, type: log.type))
+                        samples.append(try WireDecoder.decodeStoredSample(line, type: log.type, kind: kind))
                     } catch {
                         throw SampleStorageError.unavailable(
                             "\(log.file.path) changed under the sink (\(error)); restart it", retryAfterSeconds: retryAfterSeconds)

@@ -46,6 +46,7 @@ extension JSONLStorage {
         var bad: [BadLine] = []
         var lineNumber = 0
         let type = log.type
+        let kind = type.kind
         var slots: [TypeLog.Slot] = []
         var live = 0
         var maxDuration: Int64 = 0
@@ -66,7 +67,7 @@ extension JSONLStorage {
                 return
             }
             do {
-                let sample = try WireDecoder.decodeStoredSample(line, type: type)
+                let sample = try WireDecoder.decodeStoredSample(line, type: type, kind: kind)
                 let slot = TypeLog.Slot(offset: offset, length: line.count + 1, startMs: sample.startMs)
                 slots.append(slot)
                 if index.insert(sample.uuid, at: .init(log: number, slot: UInt32(slots.count - 1))) {
@@ -83,6 +84,13 @@ extension JSONLStorage {
         let size = log.file.size()
         if completeEnd < size {
             try log.file.truncate(to: completeEnd)
+        }
+        if slots.capacity > slots.count + slots.count / 4 + 64 {
+            // The table lives as long as the sink: drop the slack of its last doubling.
+            var trimmed: [TypeLog.Slot] = []
+            trimmed.reserveCapacity(slots.count + slots.count / 8 + 64)
+            trimmed.append(contentsOf: slots)
+            slots = trimmed
         }
         log.slots = slots
         log.readable = slots.count

@@ -82,7 +82,8 @@ public actor JSONLStorage: SampleStorage {
                     path: Self.path(of: type, stepsPath: stepsPath, samplesDirectory: samplesDirectory))))
             }
         }
-        var index = UUIDIndex()
+        // Sized from the files (≈ 200 bytes a line) so that rebuilding does not grow the table again and again.
+        var index = UUIDIndex(capacity: Int(logs.reduce(0) { $0 + $1.file.size() } / 200))
         for number in logs.indices {
             try Self.recover(&logs[number], number: UInt16(number), index: &index, logger: logger)
         }
@@ -128,28 +129,60 @@ public actor JSONLStorage: SampleStorage {
             lastType = sample.type
             _ = try logNumber(for: sample.type)
         }
-        var inserted = 0
-        var number = 0
-        lastType = nil
-        for sample in samples {
-            if sample.type != lastType {
-                lastType = sample.type
-                number = logNumbers[sample.type]!
-            }
-            let slot = logs[number].slots.count
-            guard index.insert(sample.uuid, at: .init(log: UInt16(number), slot: UInt32(slot))) else { continue }
-            let before = logs[number].pending.count
-            WireEncoder.appendStoredLine(sample, to: &logs[number].pending)
-            let length = logs[number].pending.count - before
-            logs[number].slots.append(TypeLog.Slot(offset: logs[number].enqueuedEnd, length: length, startMs: sample.startMs))
-            logs[number].enqueuedEnd += Int64(length)
-            logs[number].live += 1
-            logs[number].maxDurationMs = max(logs[number].maxDurationMs, sample.endMs - sample.startMs)
-            markDirty(number)
-            inserted += 1
-        }
+        let inserted = enqueue(samples)
         if inserted > 0 || committing || !dirty.isEmpty { try await commit() }
         return InsertOutcome(inserted: inserted, duplicates: samples.count - inserted)
+    }
+
+    /// Appends the lines of the samples not indexed yet to their logs' pending buffers; returns how many.
+    ///
+    /// The index and the logs are moved into locals for the loop (and back before returning): mutating an actor's
+    /// stored properties in place costs a dynamic exclusivity check per access, a local does not, and moving (not
+    /// copying) keeps their buffers unshared, so nothing is copied on write.
+    private func enqueue(_ samples: [HealthSample]) -> Int {
+        var index = UUIDIndex(capacity: 0)
+        var logs: [TypeLog] = []
+        swap(&index, &self.index)
+        swap(&logs, &self.logs)
+        defer {
+            swap(&index, &self.index)
+            swap(&logs, &self.logs)
+        }
+        index.reserve(index.count + samples.count)
+        var inserted = 0
+        var start = 0
+        while start < samples.count {
+            // A run of samples of one type (a request usually holds one).
+            let type = samples[start].type
+            var end = start + 1
+            while end < samples.count, samples[end].type == type { end += 1 }
+            let number = logNumbers[type]!
+            let steps = type == .stepCount
+            var log = TypeLog(type: type, file: logs[number].file)
+            swap(&log, &logs[number])
+            let before = inserted
+            for sample in samples[start..<end] {
+                guard index.insert(sample.uuid, at: .init(log: UInt16(number), slot: UInt32(log.slots.count))) else {
+                    continue
+                }
+                let offset = log.pending.count
+                if steps {
+                    WireEncoder.appendStepLine(sample, to: &log.pending)
+                } else {
+                    WireEncoder.appendStoredLine(sample, to: &log.pending)
+                }
+                let length = log.pending.count - offset
+                log.slots.append(TypeLog.Slot(offset: log.enqueuedEnd, length: length, startMs: sample.startMs))
+                log.enqueuedEnd += Int64(length)
+                log.maxDurationMs = max(log.maxDurationMs, sample.endMs - sample.startMs)
+                inserted += 1
+            }
+            log.live += inserted - before
+            swap(&log, &logs[number])
+            if inserted > before { markDirty(number) }
+            start = end
+        }
+        return inserted
     }
 
     public func delete(_ uuids: [UUID], type: SampleType, for client: ClientIdentity) async throws -> DeleteOutcome {
@@ -314,7 +347,9 @@ public actor JSONLStorage: SampleStorage {
     func reloadIfNeeded() throws {
         guard needsReload else { return }
         do {
-            for number in logs.indices where logs[number].file.size() != logs[number].committedEnd {
+            // Only ever shorten: a failed clear may already have emptied a file (it was not acknowledged, and
+            // deleting is what it asked), and extending would add NUL bytes.
+            for number in logs.indices where logs[number].file.size() > logs[number].committedEnd {
                 try logs[number].file.truncate(to: logs[number].committedEnd)
             }
             var index = UUIDIndex()

@@ -26,8 +26,8 @@ struct UUIDIndex {
     private(set) var count = 0
 
     init(capacity: Int = 1024) {
-        var buckets = 16
-        while buckets * 3 / 4 < capacity { buckets *= 2 }
+        var buckets = 1
+        while buckets * 3 < capacity * 4 || buckets < 16 { buckets *= 2 }
         allocate(buckets)
     }
 
@@ -87,6 +87,11 @@ struct UUIDIndex {
         logs[b] = location.log
         count += 1
         return true
+    }
+
+    /// Grows the table now, if needed, so that `count` uuids fit without growing again.
+    mutating func reserve(_ count: Int) {
+        while count * 4 > (mask + 1) * 3 { grow() }
     }
 
     /// Forgets `uuid`; returns where it was.

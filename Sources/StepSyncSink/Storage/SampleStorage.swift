@@ -46,8 +46,8 @@ public protocol SampleStorage: Service, Sendable {
     func typeCounts(for client: ClientIdentity) async throws -> [SampleType: Int]
 
     /// Every stored step-count sample of `client` that overlaps `range` (UTC ms, half-open: `start < upper` and
-    /// `end > lower`, or a zero-length sample at an instant inside it), in no particular order: the input of the
-    /// daily-totals rule, read in one scan.
+    /// `end > lower`, or a zero-length sample at an instant inside it), in start order: the input of the daily-totals
+    /// rule (`DailyStepTotals`, a sweep in start order), read in one scan or one query.
     func stepSpans(overlapping range: Range<Int64>, for client: ClientIdentity) async throws -> [StepSpan]
 
     /// Whether the storage can write now (`/health` shows it).

@@ -1,0 +1,198 @@
+import AsyncHTTPClient
+import NIOHTTP1
+import Foundation
+import StepSyncCore
+import StepSyncTestSupport
+import Testing
+
+/// `stepsync serve` as a real process: locks, binds, file-size limits and `kill -9` are the point.
+@Suite("stepsync serve, as a process", .serialized)
+struct ServeProcessTests {
+    /// A temporary data directory for a sink, removed afterwards.
+    func withSinkDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
+        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        return try await body(dir)
+    }
+
+    /// Starts `stepsync serve` on the data file `<dir>/steps.jsonl` and waits until it prints its port.
+    func startServe(_ dir: String, port: Int = 0, _ extra: [String] = [], prefix: [String] = []) async throws
+        -> (process: StepSyncProcess, port: Int)
+    {
+        let process = try StepSyncProcess(
+            prefix + ["serve", "--data", dir + "/steps.jsonl", "--port", "\(port)"] + extra, executable: prefix.first)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let line = process.stdout.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
+               let bound = line.split(separator: ":").last.flatMap({ Int($0) })
+            {
+                return (process, bound)
+            }
+            guard process.process.isRunning else {
+                throw SinkHarness.HarnessError(message: "serve exited \(process.process.terminationStatus): \(process.stderr)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(process.pid, SIGKILL)
+        throw SinkHarness.HarnessError(message: "serve did not listen: \(process.stderr)")
+    }
+
+    func request(_ method: HTTPMethod = .GET, port: Int, _ path: String, body: [UInt8]? = nil) async throws
+        -> (status: Int, headers: [String: String], json: [String: Any])
+    {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        if let body {
+            request.body = .bytes(body)
+            request.headers.add(name: "Content-Type", value: "application/json")
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        var headers: [String: String] = [:]
+        for header in response.headers { headers[header.name.lowercased()] = header.value }
+        let json = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any]) ?? [:]
+        return (Int(response.status.code), headers, json)
+    }
+
+    /// `POST /steps` of `n` fresh samples starting at sample `first`.
+    func stepsBody(_ n: Int, first: Int) -> [UInt8] {
+        let samples = (first..<(first + n)).map { i in
+            HealthSample(uuid: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012X", i))!, type: .stepCount,
+                         startMs: 1_700_000_000_000 + Int64(i) * 60_000, endMs: 1_700_000_000_000 + Int64(i) * 60_000 + 30_000,
+                         value: Double(i % 100 + 1), unit: "count", sourceName: "", sourceBundleId: "com.apple.health",
+                         deviceName: "iPhone")
+        }
+        return WireEncoder.encodeRequest(samples)
+    }
+
+    @Test("issue 11.4: a second serve on the same data directory exits non-zero at once, naming the first one's pid")
+    func secondServeRefused() async throws {
+        try await withSinkDirectory { dir in
+            let (first, port) = try await startServe(dir)
+            defer { kill(first.pid, SIGKILL) }
+            #expect(try await request(.POST, port: port, "/steps", body: stepsBody(5, first: 0)).status == 200)
+            let (status, second) = try await StepSyncProcess.run(["serve", "--data", dir + "/steps.jsonl", "--port", "0"])
+            #expect(status != 0)
+            #expect(second.stderr.contains("pid \(first.pid)"), "\(second.stderr)")
+            #expect(!second.stdout.contains("listening"))
+            #expect(try await request(port: port, "/steps").json["storedCount"] as? Int == 5)
+            kill(first.pid, SIGTERM)
+            #expect(try await first.wait() == 0)
+        }
+    }
+
+    @Test("issue 11.5: serve on a public address without a token exits non-zero naming --token, and touches nothing")
+    func publicBindWithoutToken() async throws {
+        try await withSinkDirectory { dir in
+            let (status, process) = try await StepSyncProcess.run(
+                ["serve", "--host", "0.0.0.0", "--port", "0", "--data", dir + "/sink/steps.jsonl"])
+            #expect(status != 0)
+            #expect(process.stderr.contains("--token"), "\(process.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/sink"))
+
+            let (open, _) = try await startServe(dir, ["--host", "0.0.0.0", "--allow-unauthenticated"])
+            #expect(open.stderr.contains("warning: serving 0.0.0.0 without a token"))
+            kill(open.pid, SIGTERM)
+            #expect(try await open.wait() == 0)
+        }
+    }
+
+    @Test("issue 11.8: a write past the file-size limit (EFBIG, like a full disk) answers 503 + Retry-After and /health degraded; once the limit is raised the same process accepts again, and exactly the acknowledged samples remain")
+    func fileSizeLimitIsSurvivable() async throws {
+        try await withSinkDirectory { dir in
+            // A soft limit on the serve process (prlimit execs it), which it may raise again without privileges;
+            // SIGXFSZ is ignored by the sink itself.
+            let (serve, port) = try await startServe(dir, prefix: ["/usr/bin/prlimit", "--fsize=65536:unlimited", "--"])
+            defer { kill(serve.pid, SIGKILL) }
+            var acknowledged = 0
+            var refused = 0
+            var first = 0
+            while refused == 0, first < 10_000 {
+                let reply = try await request(.POST, port: port, "/steps", body: stepsBody(50, first: first))
+                if reply.status == 200 {
+                    acknowledged += 50
+                } else {
+                    #expect(reply.status == 503)
+                    #expect(reply.headers["retry-after"] == "5")
+                    #expect((reply.json["message"] as? String)?.contains("File too large") == true, "\(reply.json)")
+                    refused += 1
+                }
+                first += 50
+            }
+            #expect(refused == 1 && acknowledged > 0)
+            let health = try await request(port: port, "/health")
+            #expect(health.status == 503 && health.json["status"] as? String == "degraded")
+            // Still full: refused again, nothing half-written.
+            #expect(try await request(.POST, port: port, "/steps", body: stepsBody(50, first: first)).status == 503)
+            #expect(try await request(port: port, "/steps?limit=10000").json["storedCount"] as? Int == acknowledged)
+
+            let (raised, raiser) = try await StepSyncProcess.run(
+                ["--pid", "\(serve.pid)", "--fsize=unlimited:unlimited"], executable: "/usr/bin/prlimit")
+            #expect(raised == 0, "\(raiser.stderr)")
+            let resumed = try await request(.POST, port: port, "/steps", body: stepsBody(50, first: first))
+            #expect(resumed.status == 200 && resumed.json["inserted"] as? Int == 50)
+            acknowledged += 50
+            #expect(try await request(port: port, "/health").json["status"] as? String == "ok")
+            let page = try await request(port: port, "/steps?limit=10000")
+            let uuids = (page.json["samples"] as? [[String: Any]] ?? []).compactMap { $0["uuid"] as? String }
+            let expected = (0..<(acknowledged - 50)).map { String(format: "00000000-0000-4000-8000-%012X", $0) }
+                + (first..<(first + 50)).map { String(format: "00000000-0000-4000-8000-%012X", $0) }
+            #expect(uuids.count == expected.count && uuids == expected, "served \(uuids.count) samples, expected \(expected.count)")
+            #expect(page.json["storedCount"] as? Int == acknowledged)
+            kill(serve.pid, SIGTERM)
+            _ = try await serve.wait()
+            // After a restart the file holds exactly those lines and nothing needed repair.
+            let lines = try String(contentsOfFile: dir + "/steps.jsonl", encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == acknowledged)
+            #expect(!FileManager.default.fileExists(atPath: dir + "/steps.jsonl.quarantine"))
+        }
+    }
+
+    @Test("issue 11, done-when: the sink killed with kill -9 again and again during a sync ends, after restarts, with exactly the store's samples")
+    func killNineDuringSync() async throws {
+        let fixture = try SyncFixture(intervals: 150, samplesPerInterval: 20)
+        try await withSinkDirectory { dir in
+            var (serve, port) = try await startServe(dir)
+            let path = dir + "/steps.jsonl"
+            func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
+            let syncArguments = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)",
+                                 "--concurrency", "2", "--backoff-base", "0.01", "--max-attempts", "6", "--json"]
+            let sync = try StepSyncProcess(syncArguments)
+            var killsDuringSync = 0
+            for _ in 0..<5 {
+                // Kill once the sink has written something since it (re)started, i.e. in the middle of the sync.
+                let before = size()
+                while sync.process.isRunning, size() <= before { try await Task.sleep(for: .milliseconds(1)) }
+                if sync.process.isRunning { killsDuringSync += 1 }
+                kill(serve.pid, SIGKILL)
+                _ = try await serve.wait()
+                (serve, _) = try await startServe(dir, port: port)
+            }
+            defer { kill(serve.pid, SIGKILL) }
+            var status = try await sync.wait(timeout: .seconds(120))
+            var runs = 0
+            while status != 0, runs < 5 {
+                let (again, process) = try await StepSyncProcess.run(syncArguments + ["--retry-failed"])
+                status = again
+                runs += 1
+                if again != 0 { print(process.stderr) }
+            }
+            #expect(status == 0)
+            #expect(killsDuringSync >= 2, "the sync ended before the sink could be killed during it")
+            var uuids: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try await request(port: port, "/steps?limit=1000" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                uuids += (page.json["samples"] as? [[String: Any]] ?? []).compactMap { $0["uuid"] as? String }
+                cursor = page.json["nextCursor"] as? String
+            } while cursor != nil
+            #expect(uuids.count == fixture.samples.count)
+            #expect(Set(uuids.compactMap(UUID.init(uuidString:))) == fixture.storeUUIDs)
+            kill(serve.pid, SIGTERM)
+            _ = try await serve.wait()
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == fixture.samples.count, "a sample was written twice")
+        }
+    }
+}
