@@ -89,8 +89,8 @@ public struct SampleInserter {
         bindText(11, sample.sourceVersion)
         bindText(12, sample.deviceName)
         bindText(13, sample.deviceModel)
-        if var details = sample.details {
-            details.withUTF8 { _ = sqlite3_bind_text(s, 14, $0.baseAddress, CInt($0.count), SQLITE_TRANSIENT) }
+        if let details = sample.details {
+            Self.bind(details, to: s, at: 14)
         } else {
             sqlite3_bind_null(s, 14)
         }
@@ -118,12 +118,26 @@ public struct SampleInserter {
         let slot = Int(index) - 8
         guard boundText[slot] != wanted else { return }
         let s = statement.sqliteStatement
-        if var text {
-            text.withUTF8 { _ = sqlite3_bind_text(s, index, $0.baseAddress, CInt($0.count), SQLITE_TRANSIENT) }
+        if let text {
+            Self.bind(text, to: s, at: index)
         } else {
             sqlite3_bind_null(s, index)
         }
         boundText[slot] = wanted
+    }
+
+    /// Binds `text` (copied by SQLite) to parameter `index` of `s`.
+    @inline(__always)
+    private static func bind(_ text: String, to s: SQLiteStatement, at index: CInt) {
+        var text = text
+        text.withUTF8 { utf8 in
+            // An empty buffer may have no address, which SQLite would bind as NULL: bind "" explicitly.
+            if let base = utf8.baseAddress, !utf8.isEmpty {
+                _ = sqlite3_bind_text(s, index, base, CInt(utf8.count), SQLITE_TRANSIENT)
+            } else {
+                _ = sqlite3_bind_text(s, index, "", 0, SQLITE_TRANSIENT)
+            }
+        }
     }
 
     /// The type's id (created on first use) and kind, cached for the transaction.
