@@ -364,7 +364,7 @@ public struct SyncEngine: Sendable {
         } catch is CancellationError {
             // The claim's transaction was interrupted (all or nothing); put back whatever it may have committed.
             try store.requeueClaimed(batch.map(\.id))
-            return (.notPending, [], batch.count)
+            return (.requeued(batch.count), [], 0)
         }
         let notPending = batch.count - claimedIds.count
         guard !claimedIds.isEmpty else { return (.notPending, [], notPending) }
