@@ -106,6 +106,10 @@ extension StepSyncCommand {
                 + "\(generated.days) days (\(profile.rawValue), seed \(seed)) in \(Format.duration(generated.seconds)) "
                 + "— \(Format.number(Int(generated.samplesPerSecond))) samples/s")
 
+            // The writer's page cache is full of the decade just written, and nothing below needs it: give it back
+            // (the demo's peak memory is otherwise that cache plus everything that follows).
+            store.releaseMemory()
+
             // 2. Layer, type by type.
             let layerStart = ContinuousClock.now
             var queries = 0
