@@ -204,7 +204,8 @@ extension StepStore {
 
     /// The id of a sample type, optionally creating it. `nil` when it is unknown and `create` is false.
     static func typeId(of type: SampleType, in db: Database, create: Bool) throws -> Int64? {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM sample_type WHERE identifier = ?", arguments: [type.rawValue]) {
+        let select = try db.cachedStatement(sql: "SELECT id FROM sample_type WHERE identifier = ?")
+        if let id = try Int64.fetchOne(select, arguments: [type.rawValue]) {
             return id
         }
         guard create else { return nil }
