@@ -147,4 +147,11 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try WireDecoder.decodeRequest(body)) }
     }
+
+    Benchmark("WireDecoder.decodeStepsBody 1000 samples (the sink's path: stored lines kept)", configuration: .init(
+        metrics: [.wallClock, .mallocCountTotal, .throughput], maxDuration: .seconds(5))) { benchmark in
+        let body = Array(buffer: bodies[0])
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try WireDecoder.decodeStepsBody(body)) }
+    }
 }

@@ -36,11 +36,25 @@ extension WireParser {
                 }
                 switch key {
                 case .uuid:
+                    if let raw = fixedStringField(36), let parsed = Self.parseUUID(raw) {
+                        // Every byte was a hex digit or a hyphen: no escape to look for, nothing else to scan.
+                        uuid = parsed
+                        i += 38
+                        if canonical { canonical = Self.isUpperCaseUUID(raw) }
+                        break
+                    }
                     let (raw, text) = try rawStringField("uuid")
                     uuid = raw.flatMap(Self.parseUUID) ?? text.flatMap(UUID.init(uuidString:))
                     guard uuid != nil else { throw .invalidUUID(text ?? Self.string(raw!), index: sampleIndex) }
                     if canonical { canonical = raw.map(Self.isUpperCaseUUID) ?? false }
                 case .startDate, .endDate:
+                    if let raw = fixedStringField(24), let ms = ISO8601Millis.parse(utf8: raw) {
+                        // The parser checked every byte (digits and separators): no escape is possible.
+                        if key == .startDate { start = ms } else { end = ms }
+                        i += 26
+                        if canonical { canonical = Self.isStoredDate(raw) }
+                        break
+                    }
                     let (raw, text) = try rawStringField(key.rawValue)
                     let ms = raw.flatMap(ISO8601Millis.parse(utf8:)) ?? text.flatMap(ISO8601Millis.parse)
                     guard let ms else { throw Self.dateError(key.rawValue, raw: raw, text: text, index: sampleIndex) }
@@ -115,6 +129,17 @@ extension WireParser {
         guard peek == UInt8(ascii: ":") else { throw syntax("expected :") }
         i += 1
         return key
+    }
+
+    /// The `length` bytes between a `"` here and a `"` right after them, or `nil`: a fixed-width value (a uuid, a
+    /// date) taken without scanning. Only valid when the caller's parse of the bytes then accepts every one of them
+    /// (so none is a quote, a backslash or a control character); otherwise it falls back to ``rawStringField(_:)``.
+    @inline(__always)
+    private mutating func fixedStringField(_ length: Int) -> UnsafeRawBufferPointer? {
+        skipWhitespace()
+        let end = i + 1 + length
+        guard end < bytes.count, bytes[i] == UInt8(ascii: "\""), bytes[end] == UInt8(ascii: "\"") else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[(i + 1)..<end])
     }
 
     /// A string field as its raw bytes when it holds no escape (the common case), else decoded.
