@@ -118,7 +118,8 @@ struct PostgresProcessTests {
                 return try await StepSyncBinary.serve(url: url, port: port)
             }()
             let report = try await sync(fixture, port: port, token: token) { progress in
-                if progress.done == 8 {
+                // At the first report of 8 or more done (reports may skip a count): kill once.
+                if progress.done >= 8, doneAtKill.value == 0 {
                     kill(first.pid, SIGKILL)
                     doneAtKill.set(progress.done)
                     killedContinuation.yield(progress.done)
@@ -127,7 +128,7 @@ struct PostgresProcessTests {
             }
             let second = try await restarted
             #expect(first.process.terminationReason == .uncaughtSignal && first.process.terminationStatus == SIGKILL)
-            #expect(doneAtKill.value == 8)
+            #expect(doneAtKill.value >= 8 && doneAtKill.value < 60, "killed after \(doneAtKill.value) of 60")
             #expect(report.isComplete && report.synced == 60 && report.failed == 0, "\(report)")
             #expect(try await SinkCaller(port: port, token: token).storedUUIDs() == fixture.storeUUIDs)
             let server = try await PostgresHarness.sharedServer()
