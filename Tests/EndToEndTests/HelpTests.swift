@@ -27,11 +27,28 @@ struct HelpTests {
         return names
     }
 
+    /// Every command and nested command (`clients list`) with its path of names, the root's subcommands first.
+    static func commandTypes() -> [(path: [String], type: any ParsableCommand.Type)] {
+        func walk(_ path: [String], _ type: any ParsableCommand.Type) -> [(path: [String], type: any ParsableCommand.Type)] {
+            [(path: path, type: type)] + type.configuration.subcommands.flatMap { walk(path + [$0._commandName], $0) }
+        }
+        return StepSyncCommand.allSubcommands.flatMap { walk([$0._commandName], $0) }
+    }
+
     /// The `--options` of `stepsync <command…> --help` (the real binary), `--help` included.
     static func options(of command: [String]) async throws -> Set<String> {
         let (status, help) = try await StepSyncProcess.run(command + ["--help"])
         #expect(status == 0, "\(command) --help: \(help.stderr)")
-        return Self.optionNames(in: help.stdout).union(["--help"])
+        return Self.declaredOptions(in: help.stdout).union(["--help"])
+    }
+
+    /// The options a `--help` text declares: the `--name` that starts a line of its OPTIONS section (`-n, --name`
+    /// too), not those its descriptions mention.
+    static func declaredOptions(in help: String) -> Set<String> {
+        let section = help.components(separatedBy: "OPTIONS:").dropFirst().joined()
+        return Set(section.components(separatedBy: "\n").compactMap { line in
+            line.firstMatch(of: /^\s+(?:-[a-zA-Z], )?(--[a-z][a-z0-9-]*)/).map { String($0.output.1) }
+        })
     }
 
     /// Every `--name` in `text`.
@@ -92,21 +109,21 @@ struct HelpTests {
 
     @Test("every command's --help shows an example, and every example in it parses")
     func everyHelpHasAnExample() async throws {
-        let commands = try await Self.subcommands()
-        #expect(commands.count >= 11)
-        for command in [nil] + commands.map(Optional.some) {
-            let type: any ParsableCommand.Type = command.flatMap { name in
-                StepSyncCommand.allSubcommands.first { $0._commandName == name }
-            } ?? StepSyncCommand.self
+        let commands = Self.commandTypes()
+        let listed = try await Self.subcommands()
+        #expect(Set(commands.map { $0.path[0] }) == Set(listed))
+        let all: [(path: [String], type: any ParsableCommand.Type)] = [(path: [], type: StepSyncCommand.self)] + commands
+        for (path, type) in all {
+            let name = (["stepsync"] + path).joined(separator: " ")
             // Unwrapped, so each example is one line.
-            let help = StepSyncCommand.helpMessage(for: type, columns: 1_000)
+            let help = StepSyncCommand.helpMessage(for: type, includeHidden: false, columns: 1_000)
             let examples = Self.exampleLines(in: help)
-            #expect(help.contains("Example"), "stepsync \(command ?? "") --help has no example")
-            #expect(!examples.isEmpty, "stepsync \(command ?? "") --help has no `stepsync …` example line")
+            #expect(help.contains("Example"), "\(name) --help has no example")
+            #expect(!examples.isEmpty, "\(name) --help has no `stepsync …` example line")
             for line in examples where !Self.setsEnvironment(line) {
                 let words = try #require(Self.words(of: line))
                 if words.first?.hasPrefix("-") == true { continue }  // --generate-completion-script: tested below
-                if let command { #expect(words.first == command, "\(line)") }
+                if !path.isEmpty { #expect(words.first == path[0], "\(name): \(line)") }
                 #expect(Self.parseProblem(words) == nil, "the example `\(line)` does not parse: \(Self.parseProblem(words) ?? "")")
             }
         }

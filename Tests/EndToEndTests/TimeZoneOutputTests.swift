@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+@testable import StepSyncCLI
+import StepSyncCore
+@testable import StepSyncEngine
+import Testing
+
+/// Issue 16: human output in the user's time zone (`--tz`, `STEPSYNC_TZ`, the system's), naming it; `--json` UTC.
+@Suite("Times for people in their own zone")
+struct TimeZoneOutputTests {
+    /// 2025-03-30T01:30:00.000Z: half an hour after Berlin's clocks went forward (01:00Z, 02:00 CET → 03:00 CEST).
+    static let springForward: Int64 = 1_743_298_200_000
+
+    @Test("--tz wins over STEPSYNC_TZ, which wins over the system zone", arguments: [
+        ("Asia/Kolkata", nil, "Asia/Kolkata"),
+        ("Asia/Kolkata", "America/New_York", "Asia/Kolkata"),
+        (nil, "America/New_York", "America/New_York"),
+    ] as [(String?, String?, String)])
+    func precedence(option: String?, environment: String?, expected: String) throws {
+        let zone = try DisplayTimeZone.resolve(option: option, environment: environment.map { ["STEPSYNC_TZ": $0] } ?? [:])
+        #expect(zone.name == expected)
+    }
+
+    @Test("without --tz or STEPSYNC_TZ (or with it empty), the system's zone")
+    func systemZone() throws {
+        #expect(try DisplayTimeZone.resolve(option: nil, environment: [:]).name == TimeZone.current.identifier)
+        #expect(try DisplayTimeZone.resolve(option: nil, environment: ["STEPSYNC_TZ": ""]).name == TimeZone.current.identifier)
+    }
+
+    @Test("local times follow the zone's offset and its daylight saving")
+    func localTimes() throws {
+        let berlin = try DisplayTimeZone.resolve(option: "Europe/Berlin", environment: [:])
+        #expect(berlin.dateTime(Self.springForward) == "2025-03-30 03:30:00")  // 01:30Z is CEST already
+        #expect(berlin.dateTime(Self.springForward - 3_600_000) == "2025-03-30 01:30:00")
+        #expect(berlin.date(1_735_686_000_000) == "2025-01-01")  // 2024-12-31T23:00:00Z is new year in Berlin
+        #expect(DisplayTimeZone.utc.date(1_735_686_000_000) == "2024-12-31")
+        let kolkata = try DisplayTimeZone.resolve(option: "Asia/Kolkata", environment: [:])
+        #expect(kolkata.range(TimeRange(start: 0, end: 3_600_000)) == "1970-01-01 05:30:00 → 1970-01-01 06:30:00 Asia/Kolkata")
+    }
+
+    @Test("a bad zone is refused naming where it came from, echoing at most 64 characters", arguments: [
+        ("Mars/Olympus", nil, "--tz: \"Mars/Olympus\""),
+        (nil, "europe/berlin", "STEPSYNC_TZ: \"europe/berlin\""),
+    ] as [(String?, String?, String)])
+    func badZone(option: String?, environment: String?, fragment: String) throws {
+        let error = #expect(throws: ValidationError.self) {
+            try DisplayTimeZone.resolve(option: option, environment: environment.map { ["STEPSYNC_TZ": $0] } ?? [:])
+        }
+        #expect(error?.message.contains(fragment) == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("IANA time zone") == true)
+    }
+
+    @Test("sync's summary shows a failed interval's range in the chosen zone, naming it; its --json stays UTC")
+    func syncSummary() throws {
+        var report = SyncReport()
+        report.totalIntervals = 2
+        report.totalSynced = 1
+        report.synced = 1
+        report.failed = 1
+        report.failures = [SyncFailure(intervalId: 7, range: TimeRange(start: Self.springForward, end: Self.springForward + 600_000),
+                                       attempts: 1, message: "HTTP 400: endDate")]
+        let summary = StepSyncCommand.Sync.summary(report, zone: try DisplayTimeZone.resolve(option: "Europe/Berlin", environment: [:]))
+        #expect(summary.contains("  #7 2025-03-30 03:30:00 → 2025-03-30 03:40:00 Europe/Berlin after 1 attempt(s): HTTP 400: endDate"),
+                "\(summary)")
+        let failures = StepSyncCommand.Sync.jsonObject(report)["failures"] as? [[String: Any]]
+        #expect(failures?.first?["start"] as? String == "2025-03-30T01:30:00.000Z")
+        #expect(failures?.first?["end"] as? String == "2025-03-30T01:40:00.000Z")
+    }
+}
