@@ -3,6 +3,7 @@ import Foundation
 @testable import StepSyncCLI
 import StepSyncCore
 @testable import StepSyncEngine
+import StepSyncStore
 import Testing
 
 /// Issue 16: human output in the user's time zone (`--tz`, `STEPSYNC_TZ`, the system's), naming it; `--json` UTC.
@@ -65,5 +66,53 @@ struct TimeZoneOutputTests {
         let failures = StepSyncCommand.Sync.jsonObject(report)["failures"] as? [[String: Any]]
         #expect(failures?.first?["start"] as? String == "2025-03-30T01:30:00.000Z")
         #expect(failures?.first?["end"] as? String == "2025-03-30T01:40:00.000Z")
+    }
+
+    /// A data directory holding two step samples: one at 2024-12-31T20:00:00Z (already 2025 in Tokyo), one at
+    /// 2025-03-30T01:30:00Z; layered into one interval per sample (--max-steps 100).
+    static func layeredDirectory() async throws -> String {
+        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-tz-\(UUID().uuidString)")
+        let samples = [(Int64(1_735_675_200_000), 80.0), (springForward, 90.0)].map { start, value in
+            HealthSample(uuid: UUID(), type: .stepCount, startMs: start, endMs: start + 60_000, value: value, unit: "count",
+                         sourceName: "iPhone", sourceBundleId: "com.apple.health")
+        }
+        _ = try StepStore(dataDirectory: DataDirectory(path: dir)).insert(samples)
+        let (status, layer) = try await StepSyncProcess.run(["layer", "--max-steps", "100", "--data-dir", dir])
+        #expect(status == 0, "\(layer.stderr)")
+        return dir
+    }
+
+    @Test("chunks shows local times under a header naming the zone (--tz, else STEPSYNC_TZ); --json stays UTC (real binary)")
+    func chunks() async throws {
+        let dir = try await Self.layeredDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (status, kolkata) = try await StepSyncProcess.run(["chunks", "--tz", "Asia/Kolkata", "--data-dir", dir],
+                                                              environment: ["STEPSYNC_TZ": "America/New_York"])
+        #expect(status == 0, "\(kolkata.stderr)")
+        #expect(kolkata.stdout.contains("from (Asia/Kolkata)"), "\(kolkata.stdout)")
+        #expect(kolkata.stdout.contains("2025-01-01 01:30:00"), "\(kolkata.stdout)")  // 20:00Z + 5:30
+        #expect(kolkata.stdout.contains("2025-03-30 07:00:00"), "\(kolkata.stdout)")  // 01:30Z + 5:30
+        let (_, newYork) = try await StepSyncProcess.run(["chunks", "--data-dir", dir], environment: ["STEPSYNC_TZ": "America/New_York"])
+        #expect(newYork.stdout.contains("from (America/New_York)"), "\(newYork.stdout)")
+        #expect(newYork.stdout.contains("2024-12-31 15:00:00"), "\(newYork.stdout)")  // 20:00Z − 5:00
+        let (_, utcJSON) = try await StepSyncProcess.run(["chunks", "--json", "--data-dir", dir])
+        let (_, zonedJSON) = try await StepSyncProcess.run(["chunks", "--json", "--tz", "Asia/Kolkata", "--data-dir", dir],
+                                                           environment: ["STEPSYNC_TZ": "America/New_York"])
+        #expect(zonedJSON.stdout == utcJSON.stdout)
+        #expect(utcJSON.stdout.contains("\"start\":\"2024-12-31T20:00:00.000Z\""), "\(utcJSON.stdout)")
+        let (badStatus, bad) = try await StepSyncProcess.run(["chunks", "--data-dir", dir], environment: ["STEPSYNC_TZ": "Mars/Olympus"])
+        #expect(badStatus == 64 && bad.stderr.contains("STEPSYNC_TZ: \"Mars/Olympus\" is not an IANA time zone name"), "\(bad.stderr)")
+    }
+
+    @Test("stats shows each source's first and last day in the chosen zone, naming it (real binary)")
+    func stats() async throws {
+        let dir = try await Self.layeredDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (status, tokyo) = try await StepSyncProcess.run(["stats", "--tz", "Asia/Tokyo", "--data-dir", dir])
+        #expect(status == 0, "\(tokyo.stderr)")
+        #expect(tokyo.stdout.contains("first (Asia/Tokyo)"), "\(tokyo.stdout)")
+        #expect(tokyo.stdout.contains("2025-01-01  2025-03-30"), "\(tokyo.stdout)")
+        let (_, utc) = try await StepSyncProcess.run(["stats", "--tz", "UTC", "--data-dir", dir])
+        #expect(utc.stdout.contains("2024-12-31  2025-03-30"), "\(utc.stdout)")
     }
 }

@@ -7,7 +7,14 @@ extension StepSyncCommand {
     /// `stepsync chunks`: the interval ledger, oldest first.
     struct Chunks: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the sync intervals, oldest first: range, steps, samples, status.")
+            abstract: "List the sync intervals, oldest first: range, steps, samples, status.",
+            discussion: """
+                Times in the table are local (--tz, STEPSYNC_TZ, else the system's zone); --json gives ISO-8601 UTC.
+                Examples:
+                  stepsync chunks --status failed
+                  stepsync chunks --tz America/New_York
+                  stepsync chunks --json
+                """)
 
         @OptionGroup var data: DataDirectoryOptions
 
@@ -23,6 +30,8 @@ extension StepSyncCommand {
 
         @Flag(help: "Print a JSON array instead of a table (times in ISO-8601 UTC).")
         var json = false
+
+        @OptionGroup var zone: TimeZoneOptions
 
         func run() async throws {
             let store = try data.openStore()
@@ -43,16 +52,13 @@ extension StepSyncCommand {
                 print(status == nil ? "The ledger is empty: run `stepsync layer` first." : "No \(status!.rawValue) intervals.")
                 return
             }
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = .current
-            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-            func local(_ ms: Int64) -> String { formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) }
+            let zone = try zone.displayTimeZone()
+            func local(_ ms: Int64) -> String { zone.dateTime(ms) }
             let rows = intervals.map { interval in
                 ["\(interval.id)", local(interval.range.start), local(interval.range.end), Format.number(interval.steps),
                  Format.number(interval.samples), interval.status.rawValue, interval.oversize ? "oversize" : ""]
             }
-            print(Format.table(header: ["id", "from (\(TimeZone.current.identifier))", "to", "steps", "samples", "status", ""],
+            print(Format.table(header: ["id", "from (\(zone.name))", "to", "steps", "samples", "status", ""],
                                rows: rows))
         }
     }

@@ -15,6 +15,9 @@ extension StepSyncCommand {
                 ledger's end become new intervals, samples added inside layered ranges become delta intervals, and \
                 deletions become deletion intervals. Intervals already in the ledger, and their sync progress, are \
                 never changed. The limits apply to the intervals a run creates.
+                Examples:
+                  stepsync layer
+                  stepsync layer --max-steps 5000 --json
                 """)
 
         @OptionGroup var data: DataDirectoryOptions

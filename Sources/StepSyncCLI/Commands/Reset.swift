@@ -12,6 +12,9 @@ extension StepSyncCommand {
             discussion: """
                 The samples stay in the store; run `stepsync layer` to plan intervals again. Asks first unless \
                 --yes; without a terminal on stdin, --yes is required.
+                Examples:
+                  stepsync reset --yes
+                  stepsync reset --remote --server http://127.0.0.1:8000 --yes
                 """)
 
         @OptionGroup var data: DataDirectoryOptions

@@ -7,7 +7,14 @@ extension StepSyncCommand {
     /// `stepsync stats`: what the store holds, per type and source.
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show what the sample store holds: samples and sums per type and source, first and last date.")
+            abstract: "Show what the sample store holds: samples and sums per type and source, first and last date.",
+            discussion: """
+                Dates in the table are local (--tz, STEPSYNC_TZ, else the system's zone); --json gives ISO-8601 UTC.
+                Examples:
+                  stepsync stats
+                  stepsync stats --tz Asia/Tokyo
+                  stepsync stats --json
+                """)
 
         @OptionGroup var data: DataDirectoryOptions
 
@@ -47,14 +54,14 @@ extension StepSyncCommand {
                 print("The store \(store.path) holds no samples. Fill it with `stepsync generate` or `stepsync import`.")
                 return
             }
+            let zone = try DisplayTimeZone.resolve(option: daily.tz)
             print("\(store.path)")
             print("step samples: \(stepSamples), steps: \(Int64(stepSum.rounded()))")
             let rows = summaries.map { s in
                 [SampleType(s.type).shortName, s.source, "\(s.samples)", Format.number(s.sum),
-                 ISO8601Millis.format(s.firstStartMs).prefix(10).description,
-                 ISO8601Millis.format(s.lastStartMs).prefix(10).description]
+                 zone.date(s.firstStartMs), zone.date(s.lastStartMs)]
             }
-            print(Format.table(header: ["type", "source", "samples", "sum", "first", "last"], rows: rows))
+            print(Format.table(header: ["type", "source", "samples", "sum", "first (\(zone.name))", "last"], rows: rows))
         }
     }
 }

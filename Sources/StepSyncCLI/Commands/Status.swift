@@ -7,7 +7,12 @@ extension StepSyncCommand {
     /// `stepsync status`: the ledger summarised by status, and the share of steps synced.
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Summarise the sync intervals by status and show the share of steps synced.")
+            abstract: "Summarise the sync intervals by status and show the share of steps synced.",
+            discussion: """
+                Examples:
+                  stepsync status
+                  stepsync status --json
+                """)
 
         @OptionGroup var data: DataDirectoryOptions
 
