@@ -157,7 +157,7 @@ struct ServeProcessTests {
             let path = dir + "/steps.jsonl"
             func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
             let syncArguments = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)",
-                                 "--concurrency", "2", "--backoff-base", "0.01", "--max-attempts", "6", "--json"]
+                                 "--concurrency", "2", "--request-samples", "0", "--backoff-base", "0.01", "--max-attempts", "6", "--json"]
             let sync = try StepSyncProcess(syncArguments)
             var killsDuringSync = 0
             for _ in 0..<5 {
