@@ -24,9 +24,12 @@ extension StepSyncCommand {
         @Flag(help: "Print a JSON array instead of a table (times in ISO-8601 UTC).")
         var json = false
 
+        @OptionGroup var chart: ChunkChartOptions
+
         func run() async throws {
             let store = try data.openStore()
             let intervals = try store.intervals(of: .stepCount, status: status.map { [$0] })
+            if try chart.writeIfRequested(intervals) { return }
             if json {
                 try JSONOutput.print(intervals.map { interval -> [String: Any] in
                     [

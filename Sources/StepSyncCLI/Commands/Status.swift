@@ -40,6 +40,8 @@ extension StepSyncCommand {
             print("synced: \(Format.number(summary.syncedSteps)) of \(Format.number(summary.steps)) steps (\(percent) %), "
                   + "\(Format.number(summary.syncedSamples)) of \(Format.number(summary.samples)) samples; "
                   + "oversize intervals: \(Format.number(summary.oversize))")
+            print("see them: `stepsync chunks` (a table), `stepsync chunks --svg chunks.svg` (a chart); "
+                  + "the sink's dashboard: http://127.0.0.1:8000/ while `stepsync serve` runs")
         }
     }
 }

@@ -1,0 +1,143 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import StepSyncCore
+
+extension SinkResponder {
+    /// The documents anyone who can reach the sink may read, token or not: the dashboard's page (it holds no data:
+    /// it asks for the token and reads the JSON endpoints with it) and the OpenAPI document. `nil` for other paths.
+    func publicDocument(_ path: String, method: HTTPRequest.Method) throws -> Response? {
+        let document: (bytes: [UInt8], contentType: String)
+        switch path {
+        case "/": document = (DashboardPage.bytes, "text/html; charset=utf-8")
+        case "/openapi.json": document = (OpenAPIDocument.bytes, "application/json")
+        default: return nil
+        }
+        guard method == .get || method == .head else { throw SinkError.methodNotAllowed(method, path, allow: [.get]) }
+        let headers: HTTPFields = [
+            .contentType: document.contentType, .cacheControl: "no-cache",
+            .contentLength: String(document.bytes.count),
+            // The page runs only its own inline script and style and talks only to this sink.
+            .contentSecurityPolicy: "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                + "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            .init("X-Content-Type-Options")!: "nosniff",
+        ]
+        return Response(status: .ok, headers: headers,
+                        body: method == .head ? .init() : .init(byteBuffer: ByteBuffer(bytes: document.bytes)))
+    }
+
+    /// Whether `request` is one of the dashboard's own reads, which do not count as the sink's last request.
+    static func isDashboardRead(_ request: Request) -> Bool {
+        guard request.method == .get || request.method == .head else { return false }
+        switch request.uri.path {
+        case "/", "/openapi.json", "/stats", "/health": return true
+        default: return false
+        }
+    }
+
+    // MARK: - GET /stats
+
+    /// `GET /stats`: what the dashboard shows, in one object (see `Planning/dashboard.md` and the OpenAPI document).
+    func stats(client: ClientIdentity) async throws -> Response {
+        let counts = try await storage.typeCounts(for: client)
+        let bounds = try await storage.stepStartBounds(for: client)
+        let usage = try await storage.usage()
+        let health = await storage.health()
+        let activity = activity.snapshot
+        let description = storage.storageDescription
+
+        func time(_ ms: Int64?) -> Any { ms.map { ISO8601Millis.format($0) as Any } ?? NSNull() }
+        let types = Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
+        let object: [String: Any] = [
+            "samples": [
+                "total": counts.values.reduce(0, +),
+                "steps": counts[.stepCount] ?? 0,
+                "types": types,
+                "firstStepStart": time(bounds?.lowerBound),
+                "lastStepStart": time(bounds?.upperBound),
+            ] as [String: Any],
+            "activity": [
+                "startedAt": time(activity.startedAtMs),
+                "requests": activity.requests,
+                "errors": activity.errors,
+                "ingests": activity.ingests,
+                "inserted": activity.inserted,
+                "duplicates": activity.duplicates,
+                "lastIngest": time(activity.lastIngestMs),
+                "lastRequest": time(activity.lastRequestMs),
+            ] as [String: Any],
+            "storage": [
+                "kind": description.kind,
+                "location": description.location,
+                "files": usage.items.map { ["name": $0.name, "bytes": $0.bytes] as [String: Any] },
+                "totalBytes": usage.totalBytes,
+                "status": health.isDegraded ? "degraded" : "ok",
+                "reason": health.degradedReason.map { $0 as Any } ?? NSNull(),
+            ] as [String: Any],
+        ]
+        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return json(Array(body))
+    }
+
+    // MARK: - GET /steps/daily
+
+    /// `GET /steps/daily?from=&to=&tz=&priority=`: the daily-totals rule of ``DailyStepTotals`` (a walk recorded by
+    /// an iPhone and a Watch counts once), every local day `from…to`, the same JSON as `stepsync stats --daily
+    /// --json`. Defaults: `tz` UTC; `to` the day of the newest step sample's start; `from` the day of the oldest
+    /// (at most ``DailyStepsRequest/maxDays`` before `to`). With no step samples and no dates: `"days":[]`.
+    func daily(_ query: Query, client: ClientIdentity) async throws -> Response {
+        let request: DailyStepsRequest
+        do {
+            guard let made = try await dailyRequest(query, client: client) else {
+                let tz = query["tz"].map(String.init) ?? "UTC"
+                return json(DailyStepsResult(timeZoneName: tz, days: []).json)
+            }
+            request = made
+        } catch let error as DailyStepsError {
+            throw SinkError.badRequest(error.description, field: error.parameter)
+        }
+        let span = request.days.span
+        let spans = try await storage.stepSpans(overlapping: span.start..<span.end, for: client)
+        let result: DailyStepsResult
+        do {
+            result = try DailyStepTotals.compute(
+                unordered: spans.map { .init(startMs: $0.startMs, endMs: $0.endMs, value: $0.value, deviceName: $0.deviceName) },
+                request: request)
+        } catch let error as DailyStepsError {
+            throw SinkError.badRequest(error.description, field: error.parameter)
+        }
+        return json(result.json)
+    }
+
+    /// The request of `query`, its missing dates taken from the stored step samples; `nil` when no date is given and
+    /// there are none.
+    private func dailyRequest(_ query: Query, client: ClientIdentity) async throws -> DailyStepsRequest? {
+        let names = DailyStepsRequest.Parameters.query
+        let tzName = query["tz"].map(String.init) ?? "UTC"
+        let zone = try DailyStepsRequest.parseTimeZone(tzName, parameter: names.tz)
+        let priority = try query["priority"].map { try DevicePriority.parse(String($0), parameter: names.priority) }
+            ?? .default
+        var from = try query["from"].map { try DailyStepsRequest.parseDate(String($0), parameter: names.from) }
+        var to = try query["to"].map { try DailyStepsRequest.parseDate(String($0), parameter: names.to) }
+        if from == nil || to == nil {
+            let bounds = try await storage.stepStartBounds(for: client)
+            if to == nil {
+                guard let newest = bounds.map({ Self.localDate(of: $0.upperBound, in: zone) }) ?? from else { return nil }
+                to = from.map { max($0, newest) } ?? newest
+            }
+            if from == nil {
+                let oldest = bounds.map { Self.localDate(of: $0.lowerBound, in: zone) } ?? to!
+                from = min(to!, max(oldest, to!.advanced(by: -(DailyStepsRequest.maxDays - 1))))
+            }
+        }
+        return try DailyStepsRequest(from: from!, to: to!, timeZoneName: tzName, priority: priority, parameters: names)
+    }
+
+    /// The local date of the instant `ms` in `zone`.
+    static func localDate(of ms: Int64, in zone: TimeZone) -> CivilDate {
+        let seconds = floorDiv(ms, 1000)
+        let local = seconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        return CivilDate(daysSinceEpoch: Int(floorDiv(local, 86_400)))
+    }
+}
