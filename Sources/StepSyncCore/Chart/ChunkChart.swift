@@ -48,10 +48,10 @@ public struct ChunkChart: Sendable {
     /// The colour of a status: synced green, pending grey, in flight blue, failed red.
     public static func colour(of status: IntervalStatus) -> String {
         switch status {
-        case .synced: "#2e9d57"
-        case .pending: "#9aa5b4"
-        case .inFlight: "#2f6fde"
-        case .failed: "#c0392b"
+        case .synced: "rgb(46,157,87)"
+        case .pending: "rgb(154,165,180)"
+        case .inFlight: "rgb(47,111,222)"
+        case .failed: "rgb(192,57,43)"
         }
     }
 
@@ -69,14 +69,14 @@ public struct ChunkChart: Sendable {
         out.reserveCapacity(2_048 + intervals.count * 230)
         let w = Double(width), h = Double(height)
         out += #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(width)" height="\#(height)" viewBox="0 0 \#(width) \#(height)" font-family="system-ui,sans-serif" font-size="12">"#
-        out += "\n" + #"<rect width="100%" height="100%" fill="#ffffff"/>"# + "\n"
+        out += "\n" + #"<rect width="100%" height="100%" fill="rgb(255,255,255)"/>"# + "\n"
         let counts = Dictionary(grouping: intervals, by: \.status).mapValues(\.count)
         let oversize = intervals.filter(\.oversize).count
-        out += #"<text x="\#(Self.fixed(Self.left))" y="18" font-size="14" font-weight="600" fill="#1d2330">"#
+        out += #"<text x="\#(Self.fixed(Self.left))" y="18" font-size="14" font-weight="600" fill="rgb(29,35,48)">"#
         out += Self.escaped("\(Self.number(intervals.count)) sync intervals") + "</text>\n"
         legend(&out, counts: counts, oversize: oversize)
         guard let first = intervals.map(\.range.start).min(), let last = intervals.map(\.range.end).max() else {
-            out += #"<text x="\#(Self.fixed(w / 2))" y="\#(Self.fixed(h / 2))" text-anchor="middle" fill="#5f6b7a">no intervals: run stepsync layer</text>"#
+            out += #"<text x="\#(Self.fixed(w / 2))" y="\#(Self.fixed(h / 2))" text-anchor="middle" fill="rgb(95,107,122)">no intervals: run stepsync layer</text>"#
             return out + "\n</svg>\n"
         }
         let span = max(1, last - first)
@@ -91,8 +91,8 @@ public struct ChunkChart: Sendable {
         var s = 0.0
         while s <= yMax + 1e-9 {
             let gy = Self.fixed(y(s))
-            out += #"<line x1="\#(Self.fixed(Self.left))" x2="\#(Self.fixed(w - Self.right))" y1="\#(gy)" y2="\#(gy)" stroke="#e3e7ee"/>"#
-            out += #"<text x="\#(Self.fixed(Self.left - 6))" y="\#(Self.fixed(y(s) + 4))" text-anchor="end" fill="#5f6b7a">\#(Int((s * 100).rounded())) %</text>"# + "\n"
+            out += #"<line x1="\#(Self.fixed(Self.left))" x2="\#(Self.fixed(w - Self.right))" y1="\#(gy)" y2="\#(gy)" stroke="rgb(227,231,238)"/>"#
+            out += #"<text x="\#(Self.fixed(Self.left - 6))" y="\#(Self.fixed(y(s) + 4))" text-anchor="end" fill="rgb(95,107,122)">\#(Int((s * 100).rounded())) %</text>"# + "\n"
             s += stepShare
         }
         timeAxis(&out, first: first, last: last, x: x, baseline: Self.top + plotH)
@@ -105,21 +105,21 @@ public struct ChunkChart: Sendable {
             let top = y(share), bottom = y(0)
             let colour = Self.colour(of: interval.status)
             var attributes = #"class="interval \#(interval.status.rawValue)\#(interval.oversize ? " oversize" : "")" x="\#(Self.fixed(x0))" y="\#(Self.fixed(top))" width="\#(Self.fixed(max(0.25, x1 - x0)))" height="\#(Self.fixed(max(0.5, bottom - top)))" fill="\#(colour)""#
-            if interval.oversize { attributes += #" stroke="#c0392b" stroke-width="1.5""# }
+            if interval.oversize { attributes += #" stroke="rgb(192,57,43)" stroke-width="1.5""# }
             out += "<rect \(attributes)><title>\(Self.escaped(tooltip(interval)))</title></rect>\n"
             if interval.oversize {
                 let cx = Self.fixed((x0 + x1) / 2), ty = top - 3
-                out += #"<path class="oversize-flag" d="M\#(cx) \#(Self.fixed(ty))l-4 -7h8z" fill="#c0392b"/>"# + "\n"
+                out += #"<path class="oversize-flag" d="M\#(cx) \#(Self.fixed(ty))l-4 -7h8z" fill="rgb(192,57,43)"/>"# + "\n"
             }
         }
         out += "</g>\n"
 
         // The limit.
         let ly = Self.fixed(y(1))
-        out += #"<line class="limit" x1="\#(Self.fixed(Self.left))" x2="\#(Self.fixed(w - Self.right))" y1="\#(ly)" y2="\#(ly)" stroke="#1d2330" stroke-width="1.5" stroke-dasharray="6 4"/>"#
+        out += #"<line class="limit" x1="\#(Self.fixed(Self.left))" x2="\#(Self.fixed(w - Self.right))" y1="\#(ly)" y2="\#(ly)" stroke="rgb(29,35,48)" stroke-width="1.5" stroke-dasharray="6 4"/>"#
         let limitText = "limit: \(Self.number(limits.maxSteps)) steps or \(Self.number(Double(limits.maxSamples))) samples"
-        out += "\n" + #"<text x="\#(Self.fixed(w - Self.right))" y="\#(Self.fixed(y(1) - 5))" text-anchor="end" fill="#1d2330">\#(Self.escaped(limitText))</text>"#
-        out += "\n" + #"<line x1="\#(Self.fixed(Self.left))" x2="\#(Self.fixed(w - Self.right))" y1="\#(Self.fixed(Self.top + plotH))" y2="\#(Self.fixed(Self.top + plotH))" stroke="#5f6b7a"/>"#
+        out += "\n" + #"<text x="\#(Self.fixed(w - Self.right))" y="\#(Self.fixed(y(1) - 5))" text-anchor="end" fill="rgb(29,35,48)">\#(Self.escaped(limitText))</text>"#
+        out += "\n" + #"<line x1="\#(Self.fixed(Self.left))" x2="\#(Self.fixed(w - Self.right))" y1="\#(Self.fixed(Self.top + plotH))" y2="\#(Self.fixed(Self.top + plotH))" stroke="rgb(95,107,122)"/>"#
         return out + "\n</svg>\n"
     }
 
@@ -130,13 +130,13 @@ public struct ChunkChart: Sendable {
         var items = IntervalStatus.allCases.reversed().map { status in
             (Self.colour(of: status), "\(status.rawValue) \(Self.number(counts[status] ?? 0))", false)
         }
-        items.insert(("#ffffff", "oversize \(Self.number(oversize))", true), at: 0)
+        items.insert(("rgb(255,255,255)", "oversize \(Self.number(oversize))", true), at: 0)
         for (colour, label, outlined) in items {
             let textWidth = Double(label.count) * 6.6
             x -= textWidth
-            out += #"<text x="\#(Self.fixed(x))" y="18" fill="#1d2330">\#(Self.escaped(label))</text>"#
+            out += #"<text x="\#(Self.fixed(x))" y="18" fill="rgb(29,35,48)">\#(Self.escaped(label))</text>"#
             x -= 14
-            let stroke = outlined ? #" stroke="#c0392b" stroke-width="1.5""# : ""
+            let stroke = outlined ? #" stroke="rgb(192,57,43)" stroke-width="1.5""# : ""
             out += #"<rect x="\#(Self.fixed(x))" y="8" width="10" height="10" fill="\#(colour)"\#(stroke)/>"# + "\n"
             x -= 14
         }
@@ -148,7 +148,8 @@ public struct ChunkChart: Sendable {
         if interval.kind == .samples, interval.type.kind == .cumulative {
             text += "\(Self.number(interval.steps)) \(interval.type == .stepCount ? "steps" : "sum"), "
         }
-        text += "\(Self.number(Double(interval.samples))) \(interval.kind == .deletions ? "deletions" : "samples"), "
+        let noun = interval.kind == .deletions ? "deletion" : "sample"
+        text += "\(Self.number(interval.samples)) \(noun)\(interval.samples == 1 ? "" : "s"), "
             + interval.status.rawValue
         if interval.oversize { text += ", oversize" }
         return text
@@ -182,11 +183,11 @@ public struct ChunkChart: Sendable {
         }
         for tick in ticks {
             let tx = Self.fixed(x(tick.ms))
-            out += #"<line x1="\#(tx)" x2="\#(tx)" y1="\#(Self.fixed(baseline))" y2="\#(Self.fixed(baseline + 5))" stroke="#5f6b7a"/>"#
-            out += #"<text x="\#(tx)" y="\#(Self.fixed(baseline + 18))" text-anchor="middle" fill="#5f6b7a">\#(tick.label)</text>"# + "\n"
+            out += #"<line x1="\#(tx)" x2="\#(tx)" y1="\#(Self.fixed(baseline))" y2="\#(Self.fixed(baseline + 5))" stroke="rgb(95,107,122)"/>"#
+            out += #"<text x="\#(tx)" y="\#(Self.fixed(baseline + 18))" text-anchor="middle" fill="rgb(95,107,122)">\#(tick.label)</text>"# + "\n"
         }
         let caption = "\(Self.minute(first)) – \(Self.minute(last)) UTC"
-        out += #"<text x="\#(Self.fixed(Self.left))" y="\#(Self.fixed(baseline + 34))" fill="#5f6b7a">\#(Self.escaped(caption))</text>"# + "\n"
+        out += #"<text x="\#(Self.fixed(Self.left))" y="\#(Self.fixed(baseline + 34))" fill="rgb(95,107,122)">\#(Self.escaped(caption))</text>"# + "\n"
     }
 
     // MARK: - Formatting (locale-free)
