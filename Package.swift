@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore", "DailyReference"]),
         .testTarget(name: "StepSyncStoreTests", dependencies: ["StepSyncCore", "StepSyncStore", "DailyReference"]),
         .testTarget(name: "StepSyncSinkTests", dependencies: [
-            "StepSyncCore", "StepSyncSink",
+            "StepSyncCore", "StepSyncSink", "DailyReference",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),

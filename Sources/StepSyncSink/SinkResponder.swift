@@ -217,6 +217,55 @@ struct SinkResponder: HTTPResponder {
         return json(#"{"types":{\#(items.joined(separator: ","))}}"#)
     }
 
+    /// `GET /steps/daily?from=YYYY-MM-DD&to=YYYY-MM-DD&tz=IANA&priority=A,B`: the step total of every local day
+    /// `from`…`to`, by the daily-totals rule (``DailyStepTotals``: a walk the iPhone and the Watch both recorded counts
+    /// once), the same answer as `stepsync stats --daily --json`. `tz` defaults to UTC and `priority` to Apple Watch,
+    /// then iPhone; without `from` and `to`, the days from the first to the last stored step sample (at most
+    /// ``DailyStepsRequest/maxDays``, ending on the last). 400 names the parameter at fault.
+    private func daily(_ query: Query, client: ClientIdentity) async throws -> Response {
+        let tz = query["tz"].map(String.init) ?? "UTC"
+        let priority = query["priority"].map(String.init)
+        do {
+            let request: DailyStepsRequest
+            let spans: [StepSpan]
+            switch (query["from"], query["to"]) {
+            case let (from?, to?):
+                request = try DailyStepsRequest.parse(from: String(from), to: String(to), tz: tz, priority: priority)
+                let span = DailyStepTotals(request: request).span
+                spans = try await storage.stepSpans(overlapping: span.start..<span.end, for: client)
+            case (nil, nil):
+                let zone = try DailyStepsRequest.parseTimeZone(tz)
+                spans = try await storage.stepSpans(overlapping: Instants.min..<Instants.max, for: client)
+                guard let firstStart = spans.map(\.startMs).min(), let lastStart = spans.map(\.startMs).max() else {
+                    _ = try DevicePriority.parse(priority ?? "Apple Watch,iPhone", parameter: "priority")
+                    return json(DailyStepsResult(timeZoneName: tz, days: []).json)
+                }
+                let last = Self.localDate(of: lastStart, in: zone)
+                let first = max(Self.localDate(of: firstStart, in: zone),
+                                last.advanced(by: -(DailyStepsRequest.maxDays - 1)))
+                request = try DailyStepsRequest.parse(from: first.description, to: last.description, tz: tz,
+                                                      priority: priority)
+            case (nil, _?), (_?, nil):
+                throw SinkError.badRequest("from and to go together (YYYY-MM-DD), or neither for every stored day",
+                                           field: query["from"] == nil ? "from" : "to")
+            }
+            let result = try DailyStepTotals.compute(
+                spans.lazy.map { DailyStepTotals.Sample(startMs: $0.startMs, endMs: $0.endMs, value: $0.value,
+                                                        deviceName: $0.deviceName) },
+                request: request)
+            return json(result.json)
+        } catch let error as DailyStepsError {
+            throw SinkError.badRequest(error.description, field: error.parameter)
+        }
+    }
+
+    /// The local date of instant `ms` in `zone`.
+    static func localDate(of ms: Int64, in zone: TimeZone) -> CivilDate {
+        let seconds = floorDiv(ms, 1000)
+        let local = seconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        return CivilDate(daysSinceEpoch: Int(floorDiv(local, 86_400)))
+    }
+
     // MARK: - Parameters
 
     enum Shape { case steps, samples }

@@ -370,7 +370,7 @@ enum OpenAPIDocument {
       "get": {
         "operationId": "dailySteps",
         "summary": "Daily step totals counting a walk recorded by two devices once",
-        "description": "Every local day `from`…`to` (at most 3,700 days) in `tz`; per moment only the highest-priority device counts. Defaults: `tz` UTC, `to` the day of the newest step sample, `from` the day of the oldest; with no step samples and no dates, no days.",
+        "description": "Every local day `from`…`to` (at most 3,700 days) in `tz`; per moment only the highest-priority device counts. `from` and `to` go together; without both, every day from the oldest stored step sample's to the newest's (at most 3,700, ending on the newest); with no step samples, no days. `tz` defaults to UTC.",
         "parameters": [
           {
             "$ref": "#/components/parameters/dayFrom"
