@@ -44,7 +44,7 @@ extension SinkResponder {
         let bounds = try await storage.stepStartBounds(for: client)
         let usage = try await storage.usage()
         let health = await storage.health()
-        let activity = activity.snapshot
+        let done = activity.snapshot
         let description = storage.storageDescription
 
         func time(_ ms: Int64?) -> Any { ms.map { ISO8601Millis.format($0) as Any } ?? NSNull() }
@@ -58,20 +58,20 @@ extension SinkResponder {
                 "lastStepStart": time(bounds?.upperBound),
             ] as [String: Any],
             "activity": [
-                "startedAt": time(activity.startedAtMs),
-                "requests": activity.requests,
-                "errors": activity.errors,
-                "ingests": activity.ingests,
-                "inserted": activity.inserted,
-                "duplicates": activity.duplicates,
-                "lastIngest": time(activity.lastIngestMs),
-                "lastRequest": time(activity.lastRequestMs),
+                "startedAt": time(done.startedAtMs),
+                "requests": done.requests,
+                "errors": done.errors,
+                "ingests": done.ingests,
+                "inserted": done.inserted,
+                "duplicates": done.duplicates,
+                "lastIngest": time(done.lastIngestMs),
+                "lastRequest": time(done.lastRequestMs),
             ] as [String: Any],
             "storage": [
                 "kind": description.kind,
                 "location": description.location,
-                "files": usage.items.map { ["name": $0.name, "bytes": $0.bytes] as [String: Any] },
-                "totalBytes": usage.totalBytes,
+                "files": usage.items.map { ["name": $0.name, "bytes": Int($0.bytes)] as [String: Any] },
+                "totalBytes": Int(usage.totalBytes),
                 "status": health.isDegraded ? "degraded" : "ok",
                 "reason": health.degradedReason.map { $0 as Any } ?? NSNull(),
             ] as [String: Any],
