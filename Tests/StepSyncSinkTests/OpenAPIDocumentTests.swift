@@ -105,21 +105,21 @@ struct OpenAPIDocumentTests {
 
     @Test("the document's request examples, sent to a real sink, get 200 with bodies of the documented shape")
     func examplesAgainstTheSink() async throws {
-        let document = try Self.document()
-        let check = SchemaCheck(document: document)
-        let paths = document["paths"] as? [String: [String: Any]] ?? [:]
-        func schema(_ path: String, _ method: String, _ status: String) throws -> [String: Any] {
-            let operation = try #require(paths[path]?[method] as? [String: Any])
-            let response = check.dereferenced(try #require((operation["responses"] as? [String: Any])?[status] as? [String: Any]))
-            return try #require(((response["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"] as? [String: Any])
-        }
-        func example(_ path: String) throws -> [UInt8] {
-            let body = try #require((paths[path]?["post"] as? [String: Any])?["requestBody"] as? [String: Any])
-            let media = try #require((body["content"] as? [String: Any])?["application/json"] as? [String: Any])
-            return Array(try JSONSerialization.data(withJSONObject: try #require(media["example"])))
-        }
         try await withTemporaryDirectory { dir in
             try await withSink(directory: dir, token: "t0ken") { client, _ in
+                let document = try Self.document()
+                let check = SchemaCheck(document: document)
+                let paths = document["paths"] as? [String: [String: Any]] ?? [:]
+                func schema(_ path: String, _ method: String, _ status: String) throws -> [String: Any] {
+                    let operation = try #require(paths[path]?[method] as? [String: Any])
+                    let response = check.dereferenced(try #require((operation["responses"] as? [String: Any])?[status] as? [String: Any]))
+                    return try #require(((response["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"] as? [String: Any])
+                }
+                func example(_ path: String) throws -> [UInt8] {
+                    let body = try #require((paths[path]?["post"] as? [String: Any])?["requestBody"] as? [String: Any])
+                    let media = try #require((body["content"] as? [String: Any])?["application/json"] as? [String: Any])
+                    return Array(try JSONSerialization.data(withJSONObject: try #require(media["example"])))
+                }
                 let sent: [(HTTPMethod, String, [UInt8]?, String, String)] = [
                     (.POST, "/steps", try example("/steps"), "/steps", "post"),
                     (.POST, "/samples", try example("/samples"), "/samples", "post"),
