@@ -91,9 +91,9 @@ struct DashboardBrowserTests {
             #expect(dom.contains("steps.jsonl"))
 
             // What a person sees, at a desktop and at a phone's width.
-            let desktop = dir + "/dashboard-1280.png", phone = dir + "/dashboard-390.png"
+            let desktop = dir + "/dashboard-1280.png", phone = dir + "/dashboard-500.png"
             _ = try await Chromium.run(["--window-size=1280,800", "--screenshot=\(desktop)"], url: url, profile: dir + "/profile")
-            _ = try await Chromium.run(["--window-size=390,844", "--screenshot=\(phone)"], url: url, profile: dir + "/profile")
+            _ = try await Chromium.run(["--window-size=500,900", "--screenshot=\(phone)"], url: url, profile: dir + "/profile")
             for picture in [desktop, phone] {
                 let bytes = try #require(FileManager.default.contents(atPath: picture), "\(picture) was not written")
                 #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -102,10 +102,11 @@ struct DashboardBrowserTests {
             let keep = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-dashboard-screenshot.png")
             try? FileManager.default.removeItem(atPath: keep)
             try? FileManager.default.copyItem(atPath: desktop, toPath: keep)
-            // At a phone's width the chart is drawn to fit it.
-            let narrow = try await Chromium.run(["--window-size=390,844", "--dump-dom"], url: url, profile: dir + "/profile")
+            // At a phone's width (500 px: headless Chromium's narrowest window) the chart is drawn to fit the card:
+            // 500 − 2 × 10 (page padding) − 2 × 14 (card padding) − 2 × 1 (border).
+            let narrow = try await Chromium.run(["--window-size=500,900", "--dump-dom"], url: url, profile: dir + "/profile")
             let width = try #require(try Int(Chromium.values(narrow, #"<svg viewBox="0 0 (\d+) "#).first ?? ""))
-            #expect(width <= 390)
+            #expect(width == 450)
             #expect(try Chromium.values(narrow, #"<rect class="day"[^>]*data-date="([0-9-]+)""#).count == 90)
         }
     }
