@@ -1,4 +1,5 @@
 import Foundation
+import StepSyncCore
 import ZIPFoundation
 
 /// Where the XML of an export comes from: a bare `export.xml`, or the export entry of an `export.zip`, inflated as
@@ -69,17 +70,18 @@ enum ExportInput {
             }
         } catch is Enough {
         } catch {
-            throw ImportError.badArchive(zipPath, reason: "the entry \(entry.path) cannot be inflated (\(error))")
+            throw ImportError.badArchive(zipPath, reason: "the entry \(InputExcerpt.of(entry.path)) cannot be inflated (\(error))")
         }
         let text = String(decoding: head.prefix(8192), as: UTF8.self)
         return text.contains("<!DOCTYPE HealthData") || text.contains("<HealthData")
     }
 
-    /// The name errors use: the path, plus the entry for a zip (`export.zip: apple_health_export/export.xml`).
+    /// The name errors use: the path, plus the entry for a zip (`export.zip: apple_health_export/export.xml`). An
+    /// entry's path comes from the archive (up to 65,535 bytes): at most 64 scalars of it are shown (``InputExcerpt``).
     func displayName(_ path: String) -> String {
         switch self {
         case .xml: return path
-        case .zip(_, let entry): return "\(path): \(entry.path)"
+        case .zip(_, let entry): return "\(path): \(InputExcerpt.of(entry.path))"
         }
     }
 
@@ -115,8 +117,10 @@ enum ExportInput {
             /// An error of `body`, kept apart from the archive's own errors.
             struct BodyError: Error { var error: any Error }
             let checksum: CRC32
+            var inflated: UInt64 = 0
             do {
                 checksum = try archive.extract(entry, bufferSize: 256 * 1024, skipCRC32: false) { chunk in
+                    inflated += UInt64(chunk.count)
                     do { try chunk.withUnsafeBytes(body) } catch { throw BodyError(error: error) }
                 }
             } catch let error as BodyError {
@@ -126,6 +130,11 @@ enum ExportInput {
             }
             guard checksum == entry.checksum else {
                 throw ImportError.badArchive(displayName(path), reason: "the entry's checksum does not match; the zip is damaged")
+            }
+            // ZIPFoundation checks the checksum, not the size the directory gives (found by the export-input fuzzer).
+            guard inflated == entry.uncompressedSize else {
+                throw ImportError.badArchive(displayName(path), reason:
+                    "the entry inflates to \(inflated) bytes, its directory says \(entry.uncompressedSize); the zip is damaged")
             }
         }
     }

@@ -195,9 +195,11 @@ struct RecordDecoder {
             return negative ? -value : value
         }
         let text = String(decoding: b, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        // Only decimal notation: Double("nan"), Double("inf") and hexadecimal floats are not what an export means.
-        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (first >= 48 && first <= 57),
-              !text.contains("x"), !text.contains("X"), let value = Double(text)
+        // Only decimal notation: Double("nan"), Double("-inf") and hexadecimal floats are not what an export means;
+        // and Double(String) reads a C string, so it would stop at a NUL byte ("72\0junk" is 72).
+        let unsigned = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        guard let first = unsigned.first, first == UInt8(ascii: ".") || (first >= 48 && first <= 57),
+              !text.contains("x"), !text.contains("X"), !text.utf8.contains(0), let value = Double(text)
         else { return nil }
         return value
     }

@@ -142,33 +142,13 @@ struct SinkResponder: HTTPResponder {
         var reservation = 0
         defer { budget.release(reservation) }
         let body = try await jsonBody(request, reservation: &reservation)
-        let expected = fixedType == nil ? #"{"type":"<type>","uuids":["<UUID>",…]}"# : #"{"uuids":["<UUID>",…]}"#
-        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {
-            throw SinkError.badRequest("malformed JSON: expected \(expected)")
+        let parsed: DeletionRequest
+        do {
+            parsed = try DeletionRequest.parse(Data(buffer: body), type: fixedType)
+        } catch {
+            throw SinkError.badRequest(error.message, field: error.field)
         }
-        let type: SampleType
-        if let fixedType {
-            type = fixedType
-        } else {
-            guard let text = object["type"] as? String else {
-                throw SinkError.badRequest("field \"type\" " + (object["type"] == nil ? "is missing" : "must be a string"),
-                                           field: "type")
-            }
-            type = try validType(text, field: "type")
-        }
-        guard let list = object["uuids"] as? [Any] else {
-            throw SinkError.badRequest("field \"uuids\" " + (object["uuids"] == nil ? "is missing" : "must be an array of strings"),
-                                       field: "uuids")
-        }
-        var uuids: [UUID] = []
-        uuids.reserveCapacity(list.count)
-        for (i, item) in list.enumerated() {
-            guard let text = item as? String, let uuid = UUID(uuidString: text) else {
-                let shown = (item as? String).map { "\"\($0.prefix(64))\"" } ?? "a \(Self.jsonTypeName(item))"
-                throw SinkError.badRequest("uuids[\(i)]: \(shown) is not a UUID", field: "uuids")
-            }
-            uuids.append(uuid)
-        }
+        let (type, uuids) = (parsed.type, parsed.uuids)
         let outcome = try await storage.delete(uuids, type: type, for: client)
         return json(#"{"deleted":\#(outcome.deleted),"missing":\#(outcome.missing)}"#)
     }
@@ -308,16 +288,6 @@ struct SinkResponder: HTTPResponder {
                 """, field: name)
         }
         return ms
-    }
-
-    static func jsonTypeName(_ value: Any) -> String {
-        switch value {
-        case is NSNull: "null"
-        case is [Any]: "array"
-        case is [String: Any]: "object"
-        case is NSNumber: "number"
-        default: "value"
-        }
     }
 
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {

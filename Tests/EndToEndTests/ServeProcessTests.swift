@@ -22,7 +22,7 @@ struct ServeProcessTests {
     {
         let process = try StepSyncProcess(
             prefix + ["serve", "--data", dir + "/steps.jsonl", "--port", "\(port)"] + extra, executable: prefix.first)
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(240)
         while ContinuousClock.now < deadline {
             if let line = process.stdout.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
                let bound = line.split(separator: ":").last.flatMap({ Int($0) })

@@ -42,7 +42,7 @@ struct StepSyncProcess {
     var pid: Int32 { process.processIdentifier }
 
     /// Waits (without blocking a thread) until the process exits; returns its status.
-    func wait(timeout: Duration = .seconds(60)) async throws -> Int32 {
+    func wait(timeout: Duration = .seconds(240)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now > deadline {

@@ -316,7 +316,7 @@ struct SyncProcessTests {
 extension StepSyncProcess {
     /// Returns once the process has written `text` to stderr (it is an event of the process, not a delay); fails
     /// when the process exits first or after `timeout`.
-    func waitForStderr(containing text: String, timeout: Duration = .seconds(60)) async throws {
+    func waitForStderr(containing text: String, timeout: Duration = .seconds(240)) async throws {
         let deadline = ContinuousClock.now + timeout
         while !stderr.contains(text) {
             guard process.isRunning, ContinuousClock.now < deadline else {

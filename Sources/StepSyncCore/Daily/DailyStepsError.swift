@@ -32,10 +32,9 @@ public struct DailyStepsError: Error, Hashable, Sendable, CustomStringConvertibl
     /// `parameter: detail`, or the detail alone.
     public var description: String { parameter.map { "\($0): \(detail)" } ?? detail }
 
-    /// At most 64 characters of user input, quoted, for messages.
+    /// At most 64 characters (Unicode scalars: ``InputExcerpt``) of user input, quoted, for messages.
     static func quoted(_ text: some StringProtocol) -> String {
-        let prefix = text.prefix(64)
-        return "\"\(prefix)\(prefix.count < text.count ? "…" : "")\""
+        "\"\(InputExcerpt.of(text))\""
     }
 
     /// A date parameter that is not a date `YYYY-MM-DD` in years 0001…9999.

@@ -55,12 +55,13 @@ public struct DevicePriority: Hashable, Sendable, CustomStringConvertible {
         self.init(checked: names)
     }
 
-    /// Parses a comma-separated list, `Apple Watch,iPhone`; spaces around each name are ignored.
+    /// Parses a comma-separated list, `Apple Watch,iPhone`; spaces around each name are ignored. Every comma
+    /// (U+002C) separates, even one a combining mark follows (as a `Character`, `","` + U+0301 is not a comma).
     ///
     /// - Throws: ``DailyStepsError`` naming `parameter`, as ``init(_:parameter:)``.
     public static func parse(_ text: String, parameter: String = "priority") throws -> DevicePriority {
-        let names = text.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
+        let names = text.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false).map {
+            String(String.UnicodeScalarView($0)).trimmingCharacters(in: .whitespaces)
         }
         return try DevicePriority(names.count == 1 && names[0].isEmpty ? [] : names, parameter: parameter)
     }

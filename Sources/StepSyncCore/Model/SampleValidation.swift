@@ -35,7 +35,7 @@ public enum SampleValidation {
               })
         else {
             return SampleProblem(.invalidType, field: "type",
-                                 detail: "\"\(type.rawValue.prefix(64))\" is not a type identifier such as HKQuantityTypeIdentifierStepCount")
+                                 detail: "\"\(InputExcerpt.of(type.rawValue))\" is not a type identifier such as HKQuantityTypeIdentifierStepCount")
         }
         return nil
     }

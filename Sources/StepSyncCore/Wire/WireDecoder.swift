@@ -53,7 +53,7 @@ public enum WireDecoder {
         let sample = try result.get()
         guard sample.type == type else {
             throw .invalidSample(SampleProblem(.invalidType, field: "type",
-                                               detail: "is \(sample.type.rawValue.prefix(64)), not \(type.rawValue)"),
+                                               detail: "is \(InputExcerpt.of(sample.type.rawValue)), not \(type.rawValue)"),
                                  index: index)
         }
         try validate(sample, shape, kind: kind, index: index)

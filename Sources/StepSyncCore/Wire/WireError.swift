@@ -57,12 +57,12 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
     }
     /// `uuid` is not a UUID.
     public static func invalidUUID(_ value: String, index: Int?) -> WireError {
-        WireError(.invalidUUID, index: index, field: "uuid", detail: "\"\(value.prefix(64))\" is not a UUID")
+        WireError(.invalidUUID, index: index, field: "uuid", detail: "\"\(InputExcerpt.of(value))\" is not a UUID")
     }
     /// A date is not ISO-8601.
     public static func invalidDate(_ field: String, _ value: String, index: Int?) -> WireError {
         WireError(.invalidDate, index: index, field: field,
-                  detail: "\"\(value.prefix(64))\" is not an ISO-8601 date such as 2025-05-11T16:27:22.000Z")
+                  detail: "\"\(InputExcerpt.of(value))\" is not an ISO-8601 date such as 2025-05-11T16:27:22.000Z")
     }
     /// A sample that parsed but that ``SampleValidation`` refuses (an instant out of range, end before start, a
     /// negative or absurd value, a field over its size limit, …).

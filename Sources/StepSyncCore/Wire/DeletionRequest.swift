@@ -1,0 +1,50 @@
+import Foundation
+
+/// The body of a deletions request as the sink reads it: `POST /steps/delete {"uuids":["<UUID>",…]}` (the type is
+/// fixed: step counts) or `POST /samples/delete {"type":"HK…","uuids":["<UUID>",…]}`. The inverse of
+/// ``WireEncoder/encodeDeletions(_:type:)``. Pure, so that the `wire-delete` fuzz target can reach it.
+public struct DeletionRequest: Hashable, Sendable {
+    /// The type whose samples are deleted.
+    public let type: SampleType
+    /// The samples to delete, in the body's order (repeats kept).
+    public let uuids: [UUID]
+
+    /// Reads `body`. `fixedType` is the endpoint's type (`POST /steps/delete`), or `nil` when the body names it.
+    ///
+    /// - Throws: ``DeletionRequestError`` naming the field at fault (`type`, `uuids`), or malformed JSON.
+    public static func parse(_ body: Data, type fixedType: SampleType?) throws(DeletionRequestError) -> DeletionRequest {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw .malformedJSON(typed: fixedType == nil)
+        }
+        let type: SampleType
+        if let fixedType {
+            type = fixedType
+        } else {
+            guard let text = object["type"] as? String else { throw .badField("type", missing: object["type"] == nil) }
+            type = SampleType(text)
+            if let problem = SampleValidation.typeProblem(type) { throw .invalidType(problem) }
+        }
+        guard let list = object["uuids"] as? [Any] else { throw .badField("uuids", missing: object["uuids"] == nil) }
+        var uuids: [UUID] = []
+        uuids.reserveCapacity(list.count)
+        for (index, item) in list.enumerated() {
+            guard let text = item as? String, let uuid = UUID(uuidString: text) else {
+                throw .invalidUUID(index: index, shown: (item as? String).map { "\"\(InputExcerpt.of($0))\"" }
+                    ?? "a \(jsonTypeName(item))")
+            }
+            uuids.append(uuid)
+        }
+        return DeletionRequest(type: type, uuids: uuids)
+    }
+
+    /// `null`, `array`, `object`, `number` or `value`: what a JSON value that should have been a string is.
+    static func jsonTypeName(_ value: Any) -> String {
+        switch value {
+        case is NSNull: "null"
+        case is [Any]: "array"
+        case is [String: Any]: "object"
+        case is NSNumber: "number"
+        default: "value"
+        }
+    }
+}
