@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "StepSyncStore", dependencies: [
             "StepSyncCore",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // The SQLite C API, for the bulk inserter's bindings (SampleInserter).
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
 
         // The bundled JSONL sink server (Hummingbird 2).

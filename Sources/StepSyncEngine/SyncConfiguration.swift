@@ -14,9 +14,16 @@ public struct SyncConfiguration: Sendable {
     public var types: [SampleType]?
     /// Samples read from the store per page while building a request body.
     public var pageSize: Int
+    /// The most samples one request carries when it packs several consecutive small intervals of one type
+    /// (``RequestPacking``); an interval larger than this still goes alone. `0` sends every interval alone.
+    public var maxSamplesPerRequest: Int
     /// Probe the sink (`GET /health`) before the first interval, so a sink that is not running is one message
     /// rather than a failed request per interval.
     public var probeFirst: Bool
+
+    /// The default of ``maxSamplesPerRequest``: the layering's bound on one interval's samples, so a packed request is
+    /// never larger than the largest interval could be.
+    public static let defaultMaxSamplesPerRequest = 5_000
 
     /// Creates a configuration; `concurrency` and `pageSize` are clamped to at least 1.
     public init(
@@ -26,6 +33,7 @@ public struct SyncConfiguration: Sendable {
         retryFailed: Bool = false,
         types: [SampleType]? = nil,
         pageSize: Int = 5_000,
+        maxSamplesPerRequest: Int = SyncConfiguration.defaultMaxSamplesPerRequest,
         probeFirst: Bool = true
     ) {
         self.concurrency = max(1, concurrency)
@@ -34,6 +42,7 @@ public struct SyncConfiguration: Sendable {
         self.retryFailed = retryFailed
         self.types = types
         self.pageSize = max(1, pageSize)
+        self.maxSamplesPerRequest = max(0, maxSamplesPerRequest)
         self.probeFirst = probeFirst
     }
 }

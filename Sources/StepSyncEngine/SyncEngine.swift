@@ -15,6 +15,13 @@ import StepSyncStore
 /// 3. **mark**: `markSynced` (fsynced) on the sink's acknowledgement — only then does the interval count as done;
 ///    a 4xx marks it `failed` with the reason (a 4xx naming one sample leaves that sample out and resends the rest).
 ///
+/// **Packing.** Consecutive small samples intervals of one type share a request of at most
+/// ``SyncConfiguration/maxSamplesPerRequest`` samples (``RequestPacking``): they are claimed in one transaction, sent
+/// in one body and marked synced in one transaction after the one acknowledgement — the ledger stays per interval,
+/// but the original's density (≈ 19 samples an interval) no longer pays a round trip, two commits and the sink's
+/// durable append per 19 samples. A packed request that fails permanently puts its intervals back to pending, and
+/// each is then sent alone, so a failure lands on the interval that causes it.
+///
 /// A crash between 1 and 3 leaves the interval `inFlight`; the next run puts it back to pending at startup and resends
 /// it, and the sink's de-duplication by uuid keeps the end state exact (the resent samples count as `duplicates`).
 ///
@@ -68,19 +75,23 @@ public struct SyncEngine: Sendable {
     /// What the group's tasks report back to the loop.
     private enum Event: Sendable {
         case stopRequested(count: Int)
-        case interval(IntervalResult, rejected: [RejectedSample])
+        /// One request's intervals ended; `notPending` of them were no longer pending when claimed (skipped).
+        case interval(IntervalResult, rejected: [RejectedSample], notPending: Int)
         case waited(completed: Bool)
         case probed(SinkFailure?)
     }
 
-    /// How one interval's task ended.
+    /// How one request's task ended (for the intervals it claimed).
     private enum IntervalResult: Sendable {
-        case synced(IntervalKind, count: Int, SinkAcknowledgement)
+        /// `intervals` intervals carrying `count` samples (or deletions) were acknowledged and marked synced.
+        case synced(IntervalKind, intervals: Int, count: Int, SinkAcknowledgement)
         case failed
-        case requeued
+        case requeued(Int)
         case notPending
-        case sinkUnavailable(SyncInterval, SinkFailure)
-        case endpointMissing(SinkEndpoint, message: String)
+        /// A request of several intervals hit a permanent failure: they are pending again and go alone.
+        case split([SyncInterval])
+        case sinkUnavailable([SyncInterval], SinkFailure)
+        case endpointMissing(SinkEndpoint, message: String, intervals: Int)
     }
 
     /// What the loop is doing besides the intervals in flight.
@@ -111,7 +122,7 @@ public struct SyncEngine: Sendable {
             let requeued = try store.requeueFailed()
             logger.info("Put failed intervals back to pending", metadata: ["sync.requeued": "\(requeued)"])
         }
-        let types = try configuration.types ?? Self.syncOrder(store.intervalTypes())
+        let types = try configuration.types ?? Self.syncOrder(Array(store.ledgerSummary().byType.keys))
         report.types = types
         var queue: [SyncInterval] = []
         for type in types { queue += try store.intervals(of: type, status: [.pending]) }
@@ -128,6 +139,8 @@ public struct SyncEngine: Sendable {
         try await withThrowingTaskGroup(of: Event.self) { group in
             var next = queue.startIndex
             var running = 0
+            /// Intervals that must go in a request of their own (their packed request failed permanently).
+            var alone = Set<Int64>()
             var phase = Phase.sending
             var stopping = false
             var cancelled = false
@@ -196,11 +209,18 @@ public struct SyncEngine: Sendable {
                                 next += 1
                                 continue
                             }
-                            group.addTask {
-                                let (result, rejected) = try await self.send(interval, stop: stop)
-                                return .interval(result, rejected: rejected)
+                            var take = alone.contains(interval.id) ? 1
+                                : RequestPacking.count(queue[next...], maxSamples: configuration.maxSamplesPerRequest)
+                            if take > 1, !alone.isEmpty,
+                               let first = queue[(next + 1)..<(next + take)].firstIndex(where: { alone.contains($0.id) }) {
+                                take = first - next  // an interval whose packed request failed goes alone
                             }
-                            next += 1
+                            let batch = Array(queue[next..<(next + take)])
+                            group.addTask {
+                                let (result, rejected, notPending) = try await self.send(batch, stop: stop)
+                                return .interval(result, rejected: rejected, notPending: notPending)
+                            }
+                            next += take
                             running += 1
                         }
                     }
@@ -237,17 +257,18 @@ public struct SyncEngine: Sendable {
                         state.elapsedSeconds = Self.seconds(elapsed())
                         progress(state)
                     }
-                case .interval(let result, let rejected):
+                case .interval(let result, let rejected, let notPending):
                     running -= 1
+                    state.done += notPending
                     for record in rejected where rejectedSeen.insert(record.uuid).inserted {
                         report.rejectedThisRun += 1
                         if report.rejected.count < SyncReport.maxListedRejections { report.rejected.append(record) }
                     }
                     state.rejected = report.rejectedThisRun
                     switch result {
-                    case .synced(let kind, let count, let ack):
+                    case .synced(let kind, let intervals, let count, let ack):
                         outage.intervalAnswered()
-                        report.synced += 1
+                        report.synced += intervals
                         switch kind {
                         case .samples:
                             report.samples += count
@@ -258,19 +279,24 @@ public struct SyncEngine: Sendable {
                             report.deletionsSent += count
                             report.deleted += ack.deleted
                         }
-                        state.synced += 1
-                        state.done += 1
+                        state.synced += intervals
+                        state.done += intervals
                     case .failed:
                         outage.intervalAnswered()
                         report.failedThisRun += 1
                         state.failed += 1
                         state.done += 1
-                    case .requeued:
-                        report.requeued += 1
-                        state.done += 1
+                    case .requeued(let intervals):
+                        report.requeued += intervals
+                        state.done += intervals
                     case .notPending:
-                        state.done += 1
-                    case .endpointMissing(let endpoint, let message):
+                        break
+                    case .split(let intervals):
+                        // Pending again: each goes in a request of its own, so the failure is pinned on one interval.
+                        outage.intervalAnswered()
+                        for interval in intervals { alone.insert(interval.id) }
+                        queue += intervals
+                    case .endpointMissing(let endpoint, let message, let intervals):
                         outage.intervalAnswered()
                         if missingEndpoints[endpoint] == nil {
                             missingEndpoints[endpoint] = message
@@ -280,16 +306,16 @@ public struct SyncEngine: Sendable {
                             logger.warning("The sink does not serve an endpoint: its intervals stay pending",
                                            metadata: ["sync.endpoint": "\(endpoint.path)", "sync.error": "\(message)"])
                         }
-                        report.skipped += 1
-                        state.done += 1
-                    case .sinkUnavailable(let interval, let failure):
-                        // Not this interval's fault: it is pending again and goes to the back of the queue.
+                        report.skipped += intervals
+                        state.done += intervals
+                    case .sinkUnavailable(let intervals, let failure):
+                        // Not these intervals' fault: they are pending again and go to the back of the queue.
                         outage.failed(failure, at: elapsed())
                         if stopping {
-                            report.requeued += 1
-                            state.done += 1
+                            report.requeued += intervals.count
+                            state.done += intervals.count
                         } else {
-                            queue.append(interval)
+                            queue += intervals
                         }
                     }
                     state.elapsedSeconds = Self.seconds(elapsed())
@@ -323,15 +349,34 @@ public struct SyncEngine: Sendable {
         report.rejectedTotal = types.reduce(0) { $0 + (rejectedCounts[$1] ?? 0) }
     }
 
-    // MARK: - One interval
+    // MARK: - One request
 
-    /// Claims, sends (with retries) and marks one interval. Also returns the samples it left out as invalid.
-    private func send(_ interval: SyncInterval, stop: SyncStop) async throws -> (IntervalResult, [RejectedSample]) {
-        guard try store.markInFlight(interval.id) else { return (.notPending, []) }
-        var metadata: Logger.Metadata = ["sync.interval.id": "\(interval.id)"]
-        var rejected: [RejectedSample] = []
+    /// Claims, sends (with retries) and marks one request's intervals: one interval, or several consecutive small
+    /// ones of one type (``RequestPacking``) claimed in one transaction, sent in one body and marked synced in one
+    /// transaction once the sink acknowledged it. Also returns the samples it left out as invalid, and how many of
+    /// `batch` were no longer pending.
+    private func send(
+        _ batch: [SyncInterval], stop: SyncStop
+    ) async throws -> (IntervalResult, [RejectedSample], notPending: Int) {
+        let claimedIds: [Int64]
         do {
-            var payload = try IntervalPayload(of: interval, store: store, pageSize: configuration.pageSize,
+            claimedIds = try await store.claim(batch.map(\.id))
+        } catch is CancellationError {
+            // The claim's transaction was interrupted (all or nothing); put back whatever it may have committed.
+            try store.requeueClaimed(batch.map(\.id))
+            return (.requeued(batch.count), [], 0)
+        }
+        let notPending = batch.count - claimedIds.count
+        guard !claimedIds.isEmpty else { return (.notPending, [], notPending) }
+        let intervals = notPending == 0 ? batch : batch.filter { Set(claimedIds).contains($0.id) }
+        let ids = claimedIds
+        let kind = intervals[0].kind
+        var metadata: Logger.Metadata = ["sync.interval.id": "\(ids[0])"]
+        if ids.count > 1 { metadata["sync.intervals"] = "\(ids.count)" }
+        var rejected: [RejectedSample] = []
+        let none = SinkAcknowledgement(saved: 0, inserted: 0, duplicates: 0)
+        do {
+            var payload = try IntervalPayload(of: intervals, store: store, pageSize: configuration.pageSize,
                                               nowMs: Self.nowMs())
             if !payload.rejected.isEmpty {
                 rejected = payload.rejected
@@ -341,33 +386,33 @@ public struct SyncEngine: Sendable {
             }
             if payload.count == 0 {
                 // Nothing to send (the samples were deleted since layering, or all are invalid): done without a request.
-                try store.markSynced(interval.id, atMs: Self.nowMs())
-                return (.synced(interval.kind, count: 0, SinkAcknowledgement(saved: 0, inserted: 0, duplicates: 0)),
-                        rejected)
+                try await store.markSynced(ids, atMs: Self.nowMs())
+                return (.synced(kind, intervals: ids.count, count: 0, none), rejected, notPending)
             }
             var machine = IntervalSendMachine(policy: configuration.retryPolicy)
-            var random = SplitMix64(seed: SplitMix64.hash(randomSeed, 0x1A7E, Int(truncatingIfNeeded: interval.id)))
+            var random = SplitMix64(seed: SplitMix64.hash(randomSeed, 0x1A7E, Int(truncatingIfNeeded: ids[0])))
             while true {
                 try Task.checkCancellation()
                 machine.startSend()
                 let outcome = try await uploader.send(payload.body, to: payload.endpoint, itemCount: payload.count)
                 if let message = Self.missingEndpoint(outcome, payload.endpoint) {
                     // A sink without /samples (HealthStepsSync, an older stepsync): a fact about the sink, not about
-                    // this interval — it stays pending, and so do the others of its endpoint.
-                    try store.markPending(interval.id, error: message)
-                    return (.endpointMissing(payload.endpoint, message: message), rejected)
+                    // these intervals — they stay pending, and so do the others of their endpoint.
+                    try store.requeueClaimed(ids, error: message)
+                    return (.endpointMissing(payload.endpoint, message: message, intervals: ids.count), rejected,
+                            notPending)
                 }
                 let action = machine.received(outcome, stopping: stop.requestCount > 0, using: &random)
                 metadata["sync.attempt"] = "\(machine.attempts)"
                 switch action {
                 case .markSynced(let ack):
-                    try store.markSynced(interval.id, atMs: Self.nowMs())
+                    try await store.markSynced(ids, atMs: Self.nowMs())
                     if ack.saved != payload.count {
                         metadata["sync.saved"] = "\(ack.saved)"
                         metadata["sync.sent"] = "\(payload.count)"
                         logger.warning("The sink acknowledged another number of samples than sent", metadata: metadata)
                     }
-                    return (.synced(interval.kind, count: payload.count, ack), rejected)
+                    return (.synced(kind, intervals: ids.count, count: payload.count, ack), rejected, notPending)
                 case .retry(let delay, let reason):
                     metadata["sync.error"] = "\(reason)"
                     metadata["sync.delay"] = "\(delay)"
@@ -375,46 +420,56 @@ public struct SyncEngine: Sendable {
                     guard await Self.wait(delay, on: clock, unlessStopped: stop) else {
                         try Task.checkCancellation()
                         guard case .requeue(let why) = machine.paused() else { preconditionFailure() }
-                        try store.markPending(interval.id, error: "\(reason) (\(why))")
-                        return (.requeued, rejected)
+                        try store.requeueClaimed(ids, error: "\(reason) (\(why))")
+                        return (.requeued(ids.count), rejected, notPending)
                     }
                 case .dropSample(let refusal):
-                    guard let sample = payload.removeSample(at: refusal.index) else {
-                        try store.markFailed(interval.id, error: refusal.description)
-                        return (.failed, rejected)
+                    guard let removed = payload.removeSample(at: refusal.index) else {
+                        return (try fail(intervals, message: refusal.description), rejected, notPending)
                     }
-                    let record = RejectedSample(sample, refusal: refusal, intervalId: interval.id, atMs: Self.nowMs())
+                    let sample = removed.sample
+                    let record = RejectedSample(sample, refusal: refusal, intervalId: removed.intervalId,
+                                                atMs: Self.nowMs())
                     try store.recordRejected([record])
                     rejected.append(record)
                     metadata["sync.rejected.uuid"] = "\(sample.uuid)"
                     metadata["sync.error"] = "\(refusal.description)"
                     logger.warning("The sink refused a sample: left it out and resending the rest", metadata: metadata)
                     if payload.count == 0 {
-                        try store.markSynced(interval.id, atMs: Self.nowMs())
-                        return (.synced(interval.kind, count: 0, SinkAcknowledgement(saved: 0, inserted: 0, duplicates: 0)),
-                                rejected)
+                        try await store.markSynced(ids, atMs: Self.nowMs())
+                        return (.synced(kind, intervals: ids.count, count: 0, none), rejected, notPending)
                     }
                 case .markFailed(let message):
                     metadata["sync.error"] = "\(message)"
                     logger.error("Interval failed", metadata: metadata)
-                    try store.markFailed(interval.id, error: message)
-                    return (.failed, rejected)
+                    return (try fail(intervals, message: message), rejected, notPending)
                 case .requeue(let reason):
-                    try store.markPending(interval.id, error: reason)
-                    return (.requeued, rejected)
+                    try store.requeueClaimed(ids, error: reason)
+                    return (.requeued(ids.count), rejected, notPending)
                 case .yieldToSink(let failure):
-                    try store.markPending(interval.id, error: failure.note)
-                    return (.sinkUnavailable(interval, failure), rejected)
+                    try store.requeueClaimed(ids, error: failure.note)
+                    return (.sinkUnavailable(intervals, failure), rejected, notPending)
                 }
             }
         } catch is CancellationError {
-            try store.markPending(interval.id)
-            return (.requeued, rejected)
+            try store.requeueClaimed(ids)
+            return (.requeued(ids.count), rejected, notPending)
         } catch {
-            // A store error: put the claim back (best effort) and let the run fail.
-            try? store.markPending(interval.id)
+            // A store error: put the claims back (best effort) and let the run fail.
+            try? store.requeueClaimed(ids)
             throw error
         }
+    }
+
+    /// A permanent failure: one interval is marked `failed` with `message`; several are put back to pending to be
+    /// sent one by one, so that the failure lands on the interval that causes it.
+    private func fail(_ intervals: [SyncInterval], message: String) throws -> IntervalResult {
+        if intervals.count == 1 {
+            try store.markFailed(intervals[0].id, error: message)
+            return .failed
+        }
+        try store.requeueClaimed(intervals.map(\.id), error: message)
+        return .split(intervals)
     }
 
     // MARK: - Helpers

@@ -116,12 +116,18 @@ enum ExportInput {
         case .zip(let archive, let entry):
             /// An error of `body`, kept apart from the archive's own errors.
             struct BodyError: Error { var error: any Error }
-            let checksum: CRC32
+            // The CRC-32 is computed here with zlib (see `ZipCRC32`), not by ZIPFoundation.
+            var checksum: UInt32 = 0
             var inflated: UInt64 = 0
             do {
-                checksum = try archive.extract(entry, bufferSize: 256 * 1024, skipCRC32: false) { chunk in
+                _ = try archive.extract(entry, bufferSize: 256 * 1024, skipCRC32: true) { chunk in
                     inflated += UInt64(chunk.count)
-                    do { try chunk.withUnsafeBytes(body) } catch { throw BodyError(error: error) }
+                    do {
+                        try chunk.withUnsafeBytes { bytes in
+                            checksum = ZipCRC32.update(checksum, with: bytes)
+                            try body(bytes)
+                        }
+                    } catch { throw BodyError(error: error) }
                 }
             } catch let error as BodyError {
                 throw error.error

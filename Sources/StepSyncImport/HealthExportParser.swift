@@ -27,7 +27,8 @@ struct HealthExportParser: XMLTagHandler {
     private(set) var samples: [HealthSample] = []
     /// Top-level records and workouts read, by type (stored, duplicate or skipped); records without a type are
     /// counted in ``recordsRead`` only.
-    private(set) var recordsByType: [SampleType: Int] = [:]
+    var recordsByType: [SampleType: Int] { typeCounts.counts }
+    private var typeCounts = TypeCounts()
     /// Top-level records and workouts read.
     private(set) var recordsRead = 0
     /// Skipped records and workouts, by reason.
@@ -112,7 +113,7 @@ struct HealthExportParser: XMLTagHandler {
         if XMLAttributes.equals(tag.name, "Record") {
             recordsRead += 1
             let outcome = try records.decode(tag.attributes, line: tag.line)
-            if let type = records.lastType { recordsByType[type, default: 0] += 1 }
+            if let type = records.lastType { typeCounts.add(type) }
             switch outcome {
             case .sample(let sample, let kind):
                 open = .record(sample, kind, line: tag.line)
@@ -126,7 +127,7 @@ struct HealthExportParser: XMLTagHandler {
             if tag.kind == .empty { try closeTopLevel() }
         } else if XMLAttributes.equals(tag.name, "Workout") {
             recordsRead += 1
-            recordsByType[.workout, default: 0] += 1
+            typeCounts.add(.workout)
             if let failure = try workouts.begin(tag.attributes, line: tag.line) {
                 try skip(SkippedRecord(line: tag.line, element: "Workout", type: workouts.activityType,
                                        reason: failure.0, detail: failure.1))

@@ -41,7 +41,7 @@ public struct HealthImporter: Sendable {
 
         struct Counts {
             var parser = HealthExportParser()
-            var insertedByType: [SampleType: Int] = [:]
+            var insertedByType = TypeCounts()
             var bytesRead: Int64 = 0
         }
         // Two halves on two cores: a reader thread inflates, scans and decodes; this thread (the store's writer)
@@ -58,7 +58,7 @@ public struct HealthImporter: Sendable {
                 switch pipeline.take() {
                 case .samples(let samples, let bytesRead, let recordsRead):
                     for sample in samples where try inserter.insert(sample) {
-                        counts.insertedByType[sample.type, default: 0] += 1
+                        counts.insertedByType.add(sample.type)
                     }
                     counts.bytesRead = bytesRead
                     progress(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: recordsRead))
@@ -78,7 +78,7 @@ public struct HealthImporter: Sendable {
             bytesRead: counts.bytesRead,
             recordsRead: counts.parser.recordsRead,
             recordsByType: counts.parser.recordsByType,
-            insertedByType: counts.insertedByType,
+            insertedByType: counts.insertedByType.counts,
             inserted: inserted.inserted,
             duplicates: inserted.duplicates,
             insertedSteps: inserted.insertedSteps,

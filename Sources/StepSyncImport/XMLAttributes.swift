@@ -31,7 +31,7 @@ enum XMLAttributes {
             let quote = a[i]
             i += 1
             let valueStart = i
-            while i < n, a[i] != quote { i += 1 }
+            i = XMLChunkScanner.index(of: quote, in: a, from: i) ?? n
             guard i < n else {
                 throw XMLProblem(kind: .malformed, line: line, reason: "an attribute value is not closed")
             }

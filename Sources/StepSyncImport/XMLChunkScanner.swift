@@ -1,3 +1,5 @@
+import Foundation
+
 /// One tag found by ``XMLChunkScanner``. Its buffers point into the scanner's input and are valid only during the
 /// ``XMLTagHandler/handle(_:)`` call.
 struct XMLTag {
@@ -98,16 +100,25 @@ struct XMLChunkScanner {
                 var found = -1
                 var j = i
                 while j < n {
-                    let c = chunk[j]
                     if quote != 0 {
-                        if c == quote { quote = 0 }
-                    } else if c == UInt8(ascii: ">") {
+                        // Inside a value (most of a tag's bytes): jump to its closing quote with memchr, then count
+                        // the newlines jumped over (rare inside values; memchr again).
+                        let end = Self.index(of: quote, in: chunk, from: j) ?? n
+                        line += Self.newlines(in: chunk, from: j, to: end)
+                        if end == n { j = n; break }
+                        quote = 0
+                        j = end + 1
+                        continue
+                    }
+                    let c = chunk[j]
+                    if c == UInt8(ascii: ">") {
                         found = j
                         break
                     } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
                         quote = c
+                    } else if c == UInt8(ascii: "\n") {
+                        line += 1
                     }
-                    if c == UInt8(ascii: "\n") { line += 1 }
                     j += 1
                 }
                 if found < 0 {
@@ -236,6 +247,27 @@ struct XMLChunkScanner {
         guard nameEnd > 1 else { throw XMLProblem(kind: .malformed, line: line, reason: "a tag without a name") }
         try handler.handle(XMLTag(kind: kind, name: UnsafeRawBufferPointer(rebasing: t[1..<nameEnd]),
                                   attributes: UnsafeRawBufferPointer(rebasing: t[nameEnd..<end]), line: line))
+    }
+
+    /// The index of the first `byte` in `buffer[from...]`, or `nil` (memchr: vectorised by the C library).
+    @inline(__always)
+    static func index(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard from < buffer.count, let base = buffer.baseAddress,
+              let hit = memchr(base + from, Int32(byte), buffer.count - from)
+        else { return nil }
+        return base.distance(to: UnsafeRawPointer(hit))
+    }
+
+    /// How many `\n` bytes `buffer[from..<to]` holds.
+    @inline(__always)
+    static func newlines(in buffer: UnsafeRawBufferPointer, from: Int, to: Int) -> Int {
+        var count = 0
+        var at = from
+        while at < to, let hit = index(of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: buffer[..<to]), from: at) {
+            count += 1
+            at = hit + 1
+        }
+        return count
     }
 
     @inline(__always)

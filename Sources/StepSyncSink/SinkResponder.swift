@@ -108,22 +108,22 @@ struct SinkResponder: HTTPResponder {
         var reservation = 0
         defer { budget.release(reservation) }
         let body = try await jsonBody(request, reservation: &reservation)
-        let samples: [HealthSample]
+        let decoded: DecodedSamples
         do {
-            samples = try decode(body, shape)
+            decoded = try decode(body, shape)
         } catch {
             throw SinkError.invalid(error)
         }
-        let outcome = try await storage.insert(samples, for: client)
+        let outcome = try await storage.insert(SampleBatch(decoded, body: body), for: client)
         activity.recordIngest(inserted: outcome.inserted, duplicates: outcome.duplicates)
-        return json(#"{"saved":\#(samples.count),"message":"Success","inserted":\#(outcome.inserted),"duplicates":\#(outcome.duplicates)}"#)
+        return json(#"{"saved":\#(decoded.samples.count),"message":"Success","inserted":\#(outcome.inserted),"duplicates":\#(outcome.duplicates)}"#)
     }
 
-    private func decode(_ body: ByteBuffer, _ shape: Shape) throws(WireError) -> [HealthSample] {
-        let result: Result<[HealthSample], WireError> = body.withUnsafeReadableBytes { raw in
+    private func decode(_ body: ByteBuffer, _ shape: Shape) throws(WireError) -> DecodedSamples {
+        let result: Result<DecodedSamples, WireError> = body.withUnsafeReadableBytes { raw in
             do throws(WireError) {
-                return .success(shape == .steps ? try WireDecoder.decodeStepsRequest(raw)
-                                                : try WireDecoder.decodeSamplesRequest(raw))
+                return .success(shape == .steps ? try WireDecoder.decodeStepsBody(raw)
+                                                : try WireDecoder.decodeSamplesBody(raw))
             } catch {
                 return .failure(error)
             }

@@ -1,16 +1,34 @@
+import StepSyncCore
+
 /// What a deletion did: samples removed (each leaving a tombstone) and uuids that were not in the store.
 public struct DeleteSummary: Hashable, Sendable {
-    /// Samples deleted.
+    /// Samples deleted, of every type.
     public var deleted: Int
-    /// The sum of the deleted samples' values (steps, for step counts).
+    /// The sum of the deleted samples' values, every type together (steps, for a store of step counts only).
     public var deletedValue: Double
     /// Requested uuids that the store did not hold.
     public var missing: Int
+    /// Samples deleted, by type.
+    public var deletedByType: [SampleType: Int]
+    /// The sum of the deleted step-count samples' values.
+    public var deletedSteps: Double
 
     /// Creates a summary.
-    public init(deleted: Int = 0, deletedValue: Double = 0, missing: Int = 0) {
+    public init(deleted: Int = 0, deletedValue: Double = 0, missing: Int = 0, deletedByType: [SampleType: Int] = [:],
+                deletedSteps: Double = 0) {
         self.deleted = deleted
         self.deletedValue = deletedValue
         self.missing = missing
+        self.deletedByType = deletedByType
+        self.deletedSteps = deletedSteps
+    }
+
+    /// Counts `count` samples of `type` with values summing to `value`.
+    mutating func add(_ type: SampleType, count: Int, value: Double) {
+        guard count > 0 else { return }
+        deleted += count
+        deletedValue += value
+        deletedByType[type, default: 0] += count
+        if type == .stepCount { deletedSteps += value }
     }
 }

@@ -6,13 +6,15 @@ import StepSyncCore
 extension StepStore {
     // MARK: - Deleting samples
 
-    /// Deletes the samples with these uuids, leaving a tombstone (uuid, type, start, next change sequence) for each,
-    /// in one transaction.
+    /// Deletes the samples with these uuids (of any type), leaving a tombstone (uuid, type, start, next change
+    /// sequence) for each, in one transaction.
     @discardableResult
     public func deleteSamples(uuids: some Sequence<UUID>) throws -> DeleteSummary {
         try dbWriter.write { db in
             var summary = DeleteSummary()
             var seq = try Self.currentSequence(db)
+            var types: [Int64: SampleType] = [:]
+            var touched: [Int64: Set<Int64>] = [:]  // type id → hours whose rollup must be recomputed
             let find = try db.makeStatement(sql: "SELECT seq, type_id, start_ms, value FROM sample WHERE uuid = ?")
             let tombstone = try db.makeStatement(sql: "INSERT INTO tombstone (seq, uuid, type_id, start_ms) VALUES (?, ?, ?, ?)")
             let delete = try db.makeStatement(sql: "DELETE FROM sample WHERE seq = ?")
@@ -22,10 +24,18 @@ extension StepStore {
                     continue
                 }
                 seq += 1
-                try tombstone.execute(arguments: [seq, uuid, row[1] as Int64, row[2] as Int64])
+                let typeId: Int64 = row[1]
+                try tombstone.execute(arguments: [seq, uuid, typeId, row[2] as Int64])
                 try delete.execute(arguments: [row[0] as Int64])
-                summary.deleted += 1
-                summary.deletedValue += row[3] as Double
+                if types[typeId] == nil {
+                    types[typeId] = try String.fetchOne(db, sql: "SELECT identifier FROM sample_type WHERE id = ?",
+                                                        arguments: [typeId]).map(SampleType.init(rawValue:))
+                }
+                summary.add(types[typeId] ?? SampleType(""), count: 1, value: row[3])
+                touched[typeId, default: []].insert(Self.hour(of: row[2]))
+            }
+            for (typeId, hours) in touched {
+                for hour in hours { try Self.recomputeRollup(db, typeId: typeId, hours: hour, through: hour) }
             }
             try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
             return summary
@@ -35,82 +45,84 @@ extension StepStore {
     /// Deletes every sample of `type` starting in `range`, leaving tombstones, in one transaction.
     @discardableResult
     public func deleteSamples(of type: SampleType, in range: TimeRange) throws -> DeleteSummary {
+        try deleteSamples(of: [type], in: range)
+    }
+
+    /// Deletes every sample of the given types (every type when `nil`) starting in `range`, leaving tombstones, in
+    /// one transaction. Tombstones take the next sequence numbers type by type, in `(start, uuid)` order.
+    @discardableResult
+    public func deleteSamples(of types: Set<SampleType>?, in range: TimeRange) throws -> DeleteSummary {
         try dbWriter.write { db in
-            guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return DeleteSummary() }
-            let seq = try Self.currentSequence(db)
-            let row = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*), TOTAL(value) FROM sample WHERE type_id = ? AND start_ms >= ? AND start_ms < ?
-                """, arguments: [typeId, range.start, range.end])!
-            let count: Int64 = row[0]
-            // Tombstones take the next sequence numbers in (start, uuid) order.
-            try db.execute(sql: """
-                INSERT INTO tombstone (seq, uuid, type_id, start_ms)
-                SELECT ?1 + ROW_NUMBER() OVER (ORDER BY start_ms, uuid), uuid, type_id, start_ms FROM sample
-                WHERE type_id = ?2 AND start_ms >= ?3 AND start_ms < ?4
-                """, arguments: [seq, typeId, range.start, range.end])
-            try db.execute(sql: "DELETE FROM sample WHERE type_id = ? AND start_ms >= ? AND start_ms < ?",
-                           arguments: [typeId, range.start, range.end])
-            try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq + count])
-            return DeleteSummary(deleted: Int(count), deletedValue: row[1], missing: 0)
+            var summary = DeleteSummary()
+            var seq = try Self.currentSequence(db)
+            for row in try Row.fetchAll(db, sql: "SELECT id, identifier FROM sample_type ORDER BY identifier") {
+                let typeId: Int64 = row[0]
+                let type = SampleType(row[1] as String)
+                if let types, !types.contains(type) { continue }
+                let totals = try Row.fetchOne(db, sql: """
+                    SELECT COUNT(*), TOTAL(value) FROM sample WHERE type_id = ? AND start_ms >= ? AND start_ms < ?
+                    """, arguments: [typeId, range.start, range.end])!
+                let count: Int64 = totals[0]
+                guard count > 0 else { continue }
+                try db.execute(sql: """
+                    INSERT INTO tombstone (seq, uuid, type_id, start_ms)
+                    SELECT ?1 + ROW_NUMBER() OVER (ORDER BY start_ms, uuid), uuid, type_id, start_ms FROM sample
+                    WHERE type_id = ?2 AND start_ms >= ?3 AND start_ms < ?4
+                    """, arguments: [seq, typeId, range.start, range.end])
+                try db.execute(sql: "DELETE FROM sample WHERE type_id = ? AND start_ms >= ? AND start_ms < ?",
+                               arguments: [typeId, range.start, range.end])
+                try Self.recomputeRollup(db, typeId: typeId, hours: Self.hour(of: range.start),
+                                         through: Self.hour(of: range.end - 1))
+                seq += count
+                summary.add(type, count: Int(count), value: totals[1])
+            }
+            try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
+            return summary
         }
     }
 
-    /// Up to `limit` tombstones of `type` with a change sequence in `(seqAfter, seqThrough]`, oldest first.
+    // MARK: - Tombstones
+
+    /// Up to `limit` tombstones of `type` with a change sequence in `(seqAfter, seqThrough]` that still have to
+    /// reach the sink, oldest first: what a deletions interval sends.
     ///
-    /// A tombstone whose uuid is back in the store (deleted, then inserted again, e.g. by re-importing an export) is
-    /// left out: the sample is alive, and the sink must keep it.
+    /// Left out: a tombstone the sink has already acknowledged (a synced deletions interval held it), and one whose
+    /// uuid is back in the store (deleted, then inserted again, e.g. by re-importing an export) — the sample is
+    /// alive, and the sink must keep it.
     public func tombstones(
         of type: SampleType, seqAfter: Int64, seqThrough: Int64, limit: Int
     ) throws -> [Tombstone] {
         try dbWriter.read { db in
             guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return [] }
-            return try Row.fetchAll(db, sql: """
-                SELECT seq, uuid, start_ms FROM tombstone t
-                WHERE type_id = ? AND seq > ? AND seq <= ? AND NOT EXISTS (SELECT 1 FROM sample s WHERE s.uuid = t.uuid)
-                ORDER BY seq LIMIT ?
-                """, arguments: [typeId, seqAfter, seqThrough, limit]).map {
-                Tombstone(seq: $0[0], uuid: $0[1], startMs: $0[2])
-            }
+            return try Self.pendingTombstones(db, typeId: typeId, seqAfter: seqAfter, seqThrough: seqThrough, limit: limit)
         }
     }
 
-    // MARK: - Layering state
+    static func pendingTombstones(
+        _ db: Database, typeId: Int64, seqAfter: Int64, seqThrough: Int64, limit: Int
+    ) throws -> [Tombstone] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT seq, uuid, start_ms FROM tombstone t
+            WHERE seq > ? AND seq <= ? AND type_id = ? AND acknowledged_at_ms IS NULL
+              AND NOT EXISTS (SELECT 1 FROM sample s WHERE s.uuid = t.uuid)
+            ORDER BY seq LIMIT ?
+            """)
+        return try Row.fetchAll(statement, arguments: [seqAfter, seqThrough, typeId, limit]).map {
+            Tombstone(seq: $0[0], uuid: $0[1], startMs: $0[2])
+        }
+    }
 
-    /// What the layering runs of `type` have covered, or `nil` before the first run.
-    public func layerState(of type: SampleType = .stepCount) throws -> LayerState? {
+    /// How many tombstones of each type the sink has not acknowledged yet.
+    public func unacknowledgedTombstones() throws -> [SampleType: Int] {
         try dbWriter.read { db in
-            guard let typeId = try Self.typeId(of: type, in: db, create: false),
-                  let row = try Row.fetchOne(db, sql: "SELECT anchor, layered_end_ms FROM layer_state WHERE type_id = ?",
-                                             arguments: [typeId])
-            else { return nil }
-            return LayerState(anchor: row[0], layeredEndMs: row[1])
-        }
-    }
-
-    /// Commits one layering run in one transaction: its intervals (backfill continuing the ledger, then deltas) and
-    /// the new state. If `expectedAnchor` no longer matches (another run committed meanwhile) nothing is written.
-    ///
-    /// - Returns: the intervals with their ids.
-    @discardableResult
-    public func commitLayering(
-        type: SampleType, intervals: [SyncInterval], state: LayerState, expectedPrevious: LayerState?
-    ) throws -> [SyncInterval] {
-        try dbWriter.write { db in
-            let typeId = try Self.typeId(of: type, in: db, create: true)!
-            let current = try Row.fetchOne(db, sql: "SELECT anchor, layered_end_ms FROM layer_state WHERE type_id = ?",
-                                           arguments: [typeId]).map { LayerState(anchor: $0[0], layeredEndMs: $0[1]) }
-            guard current == expectedPrevious else {
-                throw StoreError.intervalsNotContiguous("another layering run committed meanwhile; run `stepsync layer` again")
+            var counts: [SampleType: Int] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT t.identifier, COUNT(*) FROM tombstone JOIN sample_type t ON t.id = tombstone.type_id
+                WHERE acknowledged_at_ms IS NULL GROUP BY t.identifier
+                """) {
+                counts[SampleType(row[0] as String)] = row[1]
             }
-            let backfillEnd = try Int64.fetchOne(db, sql: """
-                SELECT MAX(end_ms) FROM sync_interval WHERE type_id = ? AND seq_after = 0 AND kind = 'samples'
-                """, arguments: [typeId])
-            let stored = try Self.insertIntervals(intervals, typeId: typeId, continuing: backfillEnd, in: db)
-            try db.execute(sql: """
-                INSERT INTO layer_state (type_id, anchor, layered_end_ms) VALUES (?, ?, ?)
-                ON CONFLICT(type_id) DO UPDATE SET anchor = excluded.anchor, layered_end_ms = excluded.layered_end_ms
-                """, arguments: [typeId, state.anchor, state.layeredEndMs])
-            return stored
+            return counts
         }
     }
 
@@ -125,19 +137,31 @@ extension StepStore {
         precondition(bucketMs > 0, "bucketMs must be positive")
         return try dbWriter.read { db in
             guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return [] }
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT (start_ms - ?1) / ?2 AS b, SUM(value), COUNT(*)
-                FROM sample \(seqAfter > 0 ? "NOT INDEXED" : "INDEXED BY sample_type_start")
-                WHERE seq > ?5 AND seq <= ?6 AND type_id = ?3 AND start_ms >= ?1 AND start_ms < ?4
-                GROUP BY b ORDER BY b
-                """, arguments: [range.start, bucketMs, typeId, range.end, seqAfter, seqThrough])
-            var buckets: [StatisticsBucket] = []
-            while let row = try rows.next() {
-                let index: Int64 = row[0]
-                buckets.append(StatisticsBucket(start: range.start + index * bucketMs, sum: row[1], count: row[2]))
-            }
-            return buckets
+            return try Self.windowedStatistics(db, typeId: typeId, in: range, bucketMs: bucketMs, seqAfter: seqAfter,
+                                               seqThrough: seqThrough)
         }
+    }
+
+    static func windowedStatistics(
+        _ db: Database, typeId: Int64, in range: TimeRange, bucketMs: Int64, seqAfter: Int64, seqThrough: Int64
+    ) throws -> [StatisticsBucket] {
+        let statement = try db.cachedStatement(sql: seqAfter > 0 ? """
+            SELECT (start_ms - ?1) / ?2 AS b, SUM(value), COUNT(*) FROM sample NOT INDEXED
+            WHERE seq > ?5 AND seq <= ?6 AND type_id = ?3 AND start_ms >= ?1 AND start_ms < ?4
+            GROUP BY b ORDER BY b
+            """ : """
+            SELECT (start_ms - ?1) / ?2 AS b, SUM(value), COUNT(*) FROM sample INDEXED BY sample_type_start
+            WHERE seq > ?5 AND seq <= ?6 AND type_id = ?3 AND start_ms >= ?1 AND start_ms < ?4
+            GROUP BY b ORDER BY b
+            """)
+        statement.setUncheckedArguments([range.start, bucketMs, typeId, range.end, seqAfter, seqThrough])
+        let rows = try Row.fetchCursor(statement)
+        var buckets: [StatisticsBucket] = []
+        while let row = try rows.next() {
+            let index: Int64 = row[0]
+            buckets.append(StatisticsBucket(start: range.start + index * bucketMs, sum: row[1], count: row[2]))
+        }
+        return buckets
     }
 
     /// A ``StatisticsSource`` over the samples of `type` added in `(seqAfter, seqThrough]`.

@@ -43,33 +43,88 @@ extension StepStore {
         }
     }
 
+    /// The intervals of the given types (every type when `nil`) in the order a sync should send them: the history
+    /// oldest first across types (backfill), then samples added inside layered ranges (deltas, oldest first), then
+    /// deletions (oldest first); ties by type identifier, then id. Optionally only those with one of `status`.
+    ///
+    /// Sending in this order keeps the sink complete up to a point in time for every type while a backfill runs.
+    /// The order is not needed for correctness: a deletion whose uuid is alive again is never sent, and a sample
+    /// deleted since layering is not read, so any order ends with the sink holding exactly the store's samples.
+    public func intervals(types: Set<SampleType>?, status: Set<IntervalStatus>? = nil) throws -> [SyncInterval] {
+        try dbWriter.read { db in
+            var sql = "SELECT \(Self.intervalColumns), t.identifier FROM sync_interval JOIN sample_type t ON t.id = sync_interval.type_id"
+            var conditions: [String] = []
+            var arguments = StatementArguments()
+            if let status {
+                conditions.append("sync_interval.status IN (\(status.map { _ in "?" }.joined(separator: ",")))")
+                arguments += StatementArguments(status.map(\.rawValue))
+            }
+            if let types {
+                conditions.append("t.identifier IN (\(types.map { _ in "?" }.joined(separator: ",")))")
+                arguments += StatementArguments(types.map(\.rawValue))
+            }
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            sql += """
+                 ORDER BY sync_interval.kind = 'deletions', sync_interval.seq_after > 0, sync_interval.start_ms,
+                    t.identifier, sync_interval.id
+                """
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map {
+                Self.interval(from: $0, type: SampleType($0[14] as String))
+            }
+        }
+    }
+
+    /// The pending intervals of the given types (every type when `nil`), in the order of
+    /// ``intervals(types:status:)``: what a sync has left to send.
+    public func pendingIntervals(types: Set<SampleType>? = nil) throws -> [SyncInterval] {
+        try intervals(types: types, status: [.pending])
+    }
+
     /// Counts of the ledger of `type` by status, with steps and samples.
     public func intervalSummary(of type: SampleType = .stepCount) throws -> IntervalSummary {
+        try ledgerSummary(types: [type]).byType[type] ?? IntervalSummary()
+    }
+
+    /// Counts of the ledger by status, per type and overall, for the given types (every type when `nil`).
+    public func ledgerSummary(types: Set<SampleType>? = nil) throws -> LedgerSummary {
         try dbWriter.read { db in
-            var summary = IntervalSummary()
-            guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return summary }
+            var summary = LedgerSummary()
             let rows = try Row.fetchAll(db, sql: """
-                SELECT status, COUNT(*), TOTAL(steps), TOTAL(samples), SUM(oversize)
-                FROM sync_interval WHERE type_id = ? GROUP BY status
-                """, arguments: [typeId])
+                SELECT t.identifier, i.status, i.kind, COUNT(*), TOTAL(i.steps), TOTAL(i.samples), TOTAL(i.oversize)
+                FROM sync_interval i JOIN sample_type t ON t.id = i.type_id GROUP BY t.identifier, i.status, i.kind
+                """)
             for row in rows {
-                let count: Int = row[1]
-                let steps: Double = row[2]
-                let samples = Int(row[3] as Double)
-                summary.intervals += count
-                summary.steps += steps
-                summary.samples += samples
-                summary.oversize += row[4] as Int? ?? 0
-                switch IntervalStatus(rawValue: row[0]) {
-                case .pending: summary.pending += count
-                case .inFlight: summary.inFlight += count
-                case .synced:
-                    summary.synced += count
-                    summary.syncedSteps += steps
-                    summary.syncedSamples += samples
-                case .failed: summary.failed += count
+                let type = SampleType(row[0] as String)
+                if let types, !types.contains(type) { continue }
+                let count: Int = row[3]
+                let sum: Double = row[4]
+                let samples = Int(row[5] as Double)
+                let isSynced = IntervalStatus(rawValue: row[1]) == .synced
+                var part = IntervalSummary()
+                part.intervals = count
+                part.oversize = Int(row[6] as Double)
+                switch IntervalStatus(rawValue: row[1]) {
+                case .pending: part.pending = count
+                case .inFlight: part.inFlight = count
+                case .synced: part.synced = count
+                case .failed: part.failed = count
                 case nil: break
                 }
+                if IntervalKind(rawValue: row[2]) == .deletions {
+                    part.deletions = samples
+                    if isSynced { part.syncedDeletions = samples }
+                } else {
+                    part.samples = samples
+                    part.sum = sum
+                    if type == .stepCount { part.steps = sum }
+                    if isSynced {
+                        part.syncedSamples = samples
+                        part.syncedSum = sum
+                        if type == .stepCount { part.syncedSteps = sum }
+                    }
+                }
+                summary.byType[type, default: IntervalSummary()].add(part, keepSums: true)
+                summary.overall.add(part, keepSums: false)
             }
             return summary
         }
@@ -169,12 +224,23 @@ extension StepStore {
 
     /// Records the sink's acknowledgement: the interval is `synced` once this returns (the commit is fsynced, so it
     /// survives power loss too).
+    ///
+    /// Marking a deletions interval synced also records, in the same transaction, that the sink acknowledged the
+    /// deletion of each of its tombstones: a layering run after `reset` sends only the deletions never acknowledged.
     public func markSynced(_ id: Int64, atMs: Int64) throws {
         try dbWriter.write { db in
-            try db.execute(sql: """
+            let mark = try db.cachedStatement(sql: """
                 UPDATE sync_interval SET status = 'synced', synced_at_ms = ?, last_error = NULL WHERE id = ?
-                """, arguments: [atMs, id])
+                """)
+            try mark.execute(arguments: [atMs, id])
             guard db.changesCount == 1 else { throw StoreError.unknownInterval(id) }
+            let acknowledge = try db.cachedStatement(sql: """
+                UPDATE tombstone SET acknowledged_at_ms = ?1
+                FROM (SELECT type_id, seq_after, seq_through FROM sync_interval WHERE id = ?2 AND kind = 'deletions') AS i
+                WHERE tombstone.seq > i.seq_after AND tombstone.seq <= i.seq_through AND tombstone.type_id = i.type_id
+                  AND tombstone.acknowledged_at_ms IS NULL
+                """)
+            try acknowledge.execute(arguments: [atMs, id])
         }
     }
 

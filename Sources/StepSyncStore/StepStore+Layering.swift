@@ -1,113 +1,132 @@
 import Foundation
+import GRDB
 import StepSyncCore
 
-/// What one `stepsync layer` run did.
+/// What one `stepsync layer` run did: its plan, type by type, with the new intervals as stored (with their ids).
 public struct LayeringReport: Hashable, Sendable {
-    /// The new intervals, with their ids: backfill of the new range first, then deltas and deletions.
-    public var intervals: [SyncInterval]
+    /// The run's plan; after a commit its intervals carry their ledger ids.
+    public var plan: LayeringPlan
+
+    /// The new intervals of every type (backfill, deltas, deletions, type after type).
+    public var intervals: [SyncInterval] { plan.intervals }
     /// New backfill intervals (samples after the previous run's end).
-    public var appended: Int
+    public var appended: Int { plan.appended }
     /// New delta intervals (samples added inside already-layered ranges).
-    public var deltas: Int
-    /// New deletion intervals (tombstones since the previous run).
-    public var deletionIntervals: Int
+    public var deltas: Int { plan.deltas }
+    /// New deletion intervals.
+    public var deletionIntervals: Int { plan.deletionIntervals }
     /// Tombstones the deletion intervals carry.
-    public var deletedSamples: Int
+    public var deletedSamples: Int { plan.deletedSamples }
     /// Statistics queries issued.
-    public var queries: Int
+    public var queries: Int { plan.queries }
     /// The store's change sequence the run covered up to.
-    public var anchor: Int64
-    /// Whether the store had not changed since the previous run (nothing was written).
-    public var upToDate: Bool
+    public var anchor: Int64 { plan.anchor }
+    /// Whether no type had changed since its previous run (nothing was written).
+    public var upToDate: Bool { plan.upToDate }
+    /// The plans of the types layered, by identifier.
+    public var types: [TypeLayeringPlan] { plan.types }
 }
 
 extension StepStore {
-    /// Layers what changed since the previous run of `type` and commits it in one transaction.
+    /// The `layered_end_ms` of a type that has no backfill interval yet (only deletions were layered).
+    static let noBackfillEnd = Int64.min
+
+    // MARK: - Layering runs
+
+    /// Layers what changed since the previous run of each type and commits it in one transaction.
     ///
-    /// - The first run layers the whole history (every sample with a change sequence ≤ the current anchor).
-    /// - A later run layers only what came after the previous run's anchor: samples starting at or after the end of
-    ///   the ledger become backfill intervals continuing it; samples added inside already-layered ranges become
-    ///   *delta* intervals (their window `(previous anchor, anchor]` selects exactly them); tombstones become
-    ///   *deletion* intervals of at most `engine.maxSamples` uuids. Nothing already in the ledger changes, so sync
-    ///   progress is never lost. With no change since the previous run, nothing is written.
+    /// The plan (``LayeringPlanner``) is made inside one read transaction, so every type is seen at the same anchor;
+    /// the commit then refuses the run if another run committed meanwhile. With nothing changed, nothing is written.
     ///
-    /// The engine sees the store through statistics only. See `Planning/incremental.md`.
+    /// - Parameters:
+    ///   - types: the types to layer; `nil` for every type the store has held.
+    ///   - limits: the interval limits of each kind of type.
+    @discardableResult
+    public func layer(types: Set<SampleType>? = nil, limits: LayeringLimits = LayeringLimits()) throws -> LayeringReport {
+        var plan = try planLayering(types: types, limits: limits)
+        if plan.needsCommit { plan = try commit(plan) }
+        return LayeringReport(plan: plan)
+    }
+
+    /// Layers one type with `engine`'s limits (its step limit is the type's sum limit) and commits it.
+    @discardableResult
     public func layer(type: SampleType = .stepCount, engine: LayeringEngine) throws -> LayeringReport {
-        let previous = try layerState(of: type)
-        let anchor = try changeSequence()
-        var report = LayeringReport(intervals: [], appended: 0, deltas: 0, deletionIntervals: 0, deletedSamples: 0,
-                                    queries: 0, anchor: anchor, upToDate: false)
-        if let previous, previous.anchor == anchor {
-            report.upToDate = true
-            return report
+        var limits = LayeringLimits(maxSteps: type == .stepCount ? engine.maxSteps : 10_000, maxSamples: engine.maxSamples)
+        if type != .stepCount, engine.maxSteps.isFinite {
+            limits = LayeringLimits(maxSteps: limits.maxSteps, maxSamples: engine.maxSamples, maxSums: [type: engine.maxSteps])
         }
-        var intervals: [SyncInterval] = []
-        var layeredEnd = previous?.layeredEndMs
-
-        // 1. Backfill: the whole history on the first run, else the range after the ledger's end.
-        let backfill = try engine.layer(statisticsSource(for: type, seqAfter: 0, seqThrough: anchor),
-                                        type: type, from: previous?.layeredEndMs)
-        report.queries += backfill.queries
-        for var interval in backfill.intervals {
-            interval.seqAfter = 0
-            interval.seqThrough = anchor
-            intervals.append(interval)
-            layeredEnd = interval.range.end
-        }
-        report.appended = backfill.intervals.count
-
-        if let previous {
-            // 2. Deltas: samples added since the previous run that start inside the layered range.
-            let clipped = ClippedStatisticsSource(
-                base: statisticsSource(for: type, seqAfter: previous.anchor, seqThrough: anchor),
-                end: previous.layeredEndMs)
-            let deltas = try engine.layer(clipped, type: type)
-            report.queries += deltas.queries
-            for var interval in deltas.intervals {
-                interval.seqAfter = previous.anchor
-                interval.seqThrough = anchor
-                interval.range = TimeRange(start: interval.range.start, end: min(interval.range.end, previous.layeredEndMs))
-                intervals.append(interval)
-            }
-            report.deltas = deltas.intervals.count
-
-            // 3. Deletions: tombstones since the previous run, in chunks of at most maxSamples uuids.
-            var after = previous.anchor
-            while true {
-                let chunk = try tombstones(of: type, seqAfter: after, seqThrough: anchor, limit: engine.maxSamples)
-                guard let last = chunk.last else { break }
-                let starts = chunk.map(\.startMs)
-                intervals.append(SyncInterval(
-                    type: type, range: TimeRange(start: starts.min()!, end: starts.max()! + 1), kind: .deletions,
-                    seqAfter: after, seqThrough: last.seq, steps: 0, samples: chunk.count))
-                report.deletionIntervals += 1
-                report.deletedSamples += chunk.count
-                after = last.seq
-            }
-        }
-
-        let state = LayerState(anchor: anchor, layeredEndMs: layeredEnd ?? previous?.layeredEndMs ?? 0)
-        if intervals.isEmpty && previous == nil {
-            // An empty store: record nothing, so the first samples are layered as a first run.
-            return report
-        }
-        report.intervals = try commitLayering(type: type, intervals: intervals, state: state, expectedPrevious: previous)
-        return report
-    }
-}
-
-/// A statistics source that sees nothing at or after `end`: the deltas of already-layered ranges only.
-struct ClippedStatisticsSource<Base: StatisticsSource>: StatisticsSource {
-    let base: Base
-    let end: Int64
-
-    func statistics(in range: TimeRange, bucketMs: Int64) throws -> [StatisticsBucket] {
-        guard range.start < end else { return [] }
-        return try base.statistics(in: TimeRange(start: range.start, end: min(range.end, end)), bucketMs: bucketMs)
+        return try layer(types: [type], limits: limits)
     }
 
-    func total(in range: TimeRange) throws -> StatisticsBucket {
-        guard range.start < end else { return StatisticsBucket(start: range.start, sum: 0, count: 0) }
-        return try base.total(in: TimeRange(start: range.start, end: min(range.end, end)))
+    /// Plans a layering run without writing anything: what ``layer(types:limits:)`` would commit.
+    public func planLayering(types: Set<SampleType>? = nil, limits: LayeringLimits = LayeringLimits()) throws -> LayeringPlan {
+        try dbWriter.read { db in
+            let snapshot = try StoreLayeringSnapshot(db: db)
+            return try LayeringPlanner(limits: limits).plan(
+                types: types.map { Array($0) } ?? snapshot.types, previous: try Self.layerStates(db), in: snapshot)
+        }
+    }
+
+    /// Commits a plan in one transaction: each type's intervals (backfill continuing the ledger, deltas, deletions)
+    /// and its new state. If any type's state is no longer the one the plan was made against (another run committed
+    /// meanwhile), nothing is written.
+    ///
+    /// - Returns: the plan, its intervals with their ledger ids.
+    /// - Throws: ``StoreError`` when the ledger moved, or the intervals would not continue it.
+    @discardableResult
+    public func commit(_ plan: LayeringPlan) throws -> LayeringPlan {
+        try dbWriter.write { db in
+            var committed = plan
+            let states = try Self.layerStates(db)
+            for index in committed.types.indices where committed.types[index].needsCommit {
+                let typePlan = committed.types[index]
+                guard states[typePlan.type] == typePlan.previous else {
+                    throw StoreError.intervalsNotContiguous(
+                        "another layering run committed meanwhile; run `stepsync layer` again")
+                }
+                let typeId = try Self.typeId(of: typePlan.type, in: db, create: true)!
+                let backfillEnd = try Int64.fetchOne(db, sql: """
+                    SELECT MAX(end_ms) FROM sync_interval WHERE type_id = ? AND seq_after = 0 AND kind = 'samples'
+                    """, arguments: [typeId])
+                committed.types[index].intervals = try Self.insertIntervals(typePlan.intervals, typeId: typeId,
+                                                                            continuing: backfillEnd, in: db)
+                if let state = typePlan.state {
+                    try db.execute(sql: """
+                        INSERT INTO layer_state (type_id, anchor, layered_end_ms) VALUES (?, ?, ?)
+                        ON CONFLICT(type_id) DO UPDATE SET anchor = excluded.anchor, layered_end_ms = excluded.layered_end_ms
+                        """, arguments: [typeId, state.anchor, state.layeredEndMs ?? Self.noBackfillEnd])
+                }
+            }
+            return committed
+        }
+    }
+
+    /// Commits one type's intervals and state, as a plan of its own (see ``commit(_:)``).
+    @discardableResult
+    public func commitLayering(
+        type: SampleType, intervals: [SyncInterval], state: LayerState, expectedPrevious: LayerState?
+    ) throws -> [SyncInterval] {
+        let plan = LayeringPlan(anchor: state.anchor, types: [
+            TypeLayeringPlan(type: type, previous: expectedPrevious, state: state, intervals: intervals),
+        ])
+        return try commit(plan).intervals
+    }
+
+    // MARK: - Layering state
+
+    /// What the layering runs of `type` have covered, or `nil` before the first run (and after a reset).
+    public func layerState(of type: SampleType = .stepCount) throws -> LayerState? {
+        try dbWriter.read { db in try Self.layerStates(db)[type] }
+    }
+
+    static func layerStates(_ db: Database) throws -> [SampleType: LayerState] {
+        var states: [SampleType: LayerState] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT t.identifier, s.anchor, s.layered_end_ms FROM layer_state s JOIN sample_type t ON t.id = s.type_id
+            """) {
+            let end: Int64 = row[2]
+            states[SampleType(row[0] as String)] = LayerState(anchor: row[1], layeredEndMs: end == noBackfillEnd ? nil : end)
+        }
+        return states
     }
 }

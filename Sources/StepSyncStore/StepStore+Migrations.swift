@@ -86,6 +86,20 @@ extension StepStore {
         registerRejectedSamplesMigration(&migrator)
         registerLongSampleIndexMigration(&migrator)
 
+        migrator.registerMigration("v5: tombstone acknowledgements") { db in
+            // When the sink acknowledged the deletion of a tombstone's uuid (a deletions interval holding it was
+            // marked synced). A layering run after `reset` sends again every tombstone without one.
+            try db.execute(sql: """
+                ALTER TABLE tombstone ADD COLUMN acknowledged_at_ms INTEGER;
+                UPDATE tombstone SET acknowledged_at_ms = (
+                    SELECT MAX(i.synced_at_ms) FROM sync_interval i
+                    WHERE i.kind = 'deletions' AND i.status = 'synced' AND i.type_id = tombstone.type_id
+                      AND tombstone.seq > i.seq_after AND tombstone.seq <= i.seq_through);
+                """)
+        }
+
+        registerHourlyRollupMigration(&migrator)
+
         return migrator
     }
 }

@@ -79,27 +79,21 @@ extension StepStore {
 
     /// How many samples are recorded as rejected, per type (types with none are absent).
     public func rejectedCounts() throws -> [SampleType: Int] {
-        try dbWriter.read { db in
-            var counts: [SampleType: Int] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT t.identifier, COUNT(*) FROM rejected_sample r JOIN sample_type t ON t.id = r.type_id
-                GROUP BY r.type_id
-                """) {
-                counts[SampleType(row[0] as String)] = row[1]
-            }
-            return counts
-        }
+        try rejectedCountsByReason().mapValues { $0.values.reduce(0, +) }
     }
 
-    // MARK: - Types in the ledger
-
-    /// The sample types that have intervals in the ledger, in identifier order: what `sync` goes through.
-    public func intervalTypes() throws -> [SampleType] {
+    /// How many samples are recorded as rejected, per type and reason key (`negative_value`, `end_before_start`, …):
+    /// what `stepsync status` shows. Types with none are absent.
+    public func rejectedCountsByReason() throws -> [SampleType: [String: Int]] {
         try dbWriter.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT t.identifier FROM sample_type t
-                WHERE EXISTS (SELECT 1 FROM sync_interval i WHERE i.type_id = t.id) ORDER BY t.identifier
-                """).map(SampleType.init(rawValue:))
+            var counts: [SampleType: [String: Int]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT t.identifier, r.reason, COUNT(*) FROM rejected_sample r JOIN sample_type t ON t.id = r.type_id
+                GROUP BY r.type_id, r.reason
+                """) {
+                counts[SampleType(row[0] as String), default: [:]][row[1] as String] = row[2]
+            }
+            return counts
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StepSyncCore
 
 /// How many samples an insert added, and how many it skipped because their uuid was already stored.
@@ -19,17 +20,40 @@ public struct InsertSummary: Hashable, Sendable {
     }
 }
 
+/// SQLite copies a parameter bound with this destructor (the C macro, which Swift does not import).
+private var SQLITE_TRANSIENT: sqlite3_destructor_type {
+    unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+}
+
 /// Inserts samples one at a time inside a single write transaction (see ``StepStore/insertSamples(_:)``).
 ///
 /// It holds one prepared statement and a cache of type ids, and assigns each new sample the next change sequence.
 /// A sample whose uuid is already stored is skipped and counted as a duplicate.
+///
+/// Bulk imports send hundreds of thousands of samples through ``insert(_:)``, so it binds the statement's
+/// parameters with the SQLite C API (no argument arrays, the uuid's 16 bytes from the stack) and keeps a text
+/// parameter bound while the next sample repeats it: a run of samples of one source, unit and device binds those
+/// strings once. See `Planning/import.md` for the figures.
 public struct SampleInserter {
     private let db: Database
     private let statement: Statement
     private var typeIds: [SampleType: (id: Int64, kind: SampleKind)] = [:]
+    /// The last type inserted and its id, so a run of one type looks the dictionary up once.
+    private var lastType: (type: SampleType, id: Int64, kind: SampleKind)?
+    /// The text parameters (8…13) bound now, by parameter index − 8; `.none` when not bound yet.
+    private var boundText: [BoundText] = Array(repeating: .none, count: 6)
     private var seq: Int64
+    /// What this transaction adds to the hourly rollup, written by ``finish()``.
+    private var hours: [HourKey: (sum: Double, count: Int)] = [:]
     /// What this inserter has done so far.
     public private(set) var summary = InsertSummary()
+
+    /// A text parameter's current binding.
+    private enum BoundText: Equatable {
+        case none
+        case null
+        case text(String)
+    }
 
     init(db: Database) throws {
         self.db = db
@@ -44,7 +68,8 @@ public struct SampleInserter {
     /// Inserts `sample` unless its uuid is already stored. Returns whether it was inserted.
     ///
     /// - Throws: ``StoreError/invalidSample(_:)`` naming the sample and its ``SampleProblem`` when it fails
-    ///   ``SampleValidation`` (the store never holds a sample the sink would refuse).
+    ///   ``SampleValidation`` (the store never holds a sample the sink would refuse), or `DatabaseError` when SQLite
+    ///   fails.
     @discardableResult
     public mutating func insert(_ sample: HealthSample) throws -> Bool {
         let (typeId, kind) = try typeInfo(of: sample.type)
@@ -52,13 +77,35 @@ public struct SampleInserter {
             throw StoreError.invalidSample("uuid \(sample.uuid) (\(sample.type.shortName)): \(problem)")
         }
         seq += 1
-        statement.setUncheckedArguments([
-            seq, sample.uuid, typeId, sample.startMs, sample.endMs, sample.utcOffsetSeconds.map { Int64($0) },
-            sample.value, sample.unit, sample.sourceName, sample.sourceBundleId, sample.sourceVersion,
-            sample.deviceName, sample.deviceModel, sample.details,
-        ])
-        try statement.execute()
-        if db.changesCount == 1 {
+        let s = statement.sqliteStatement
+        sqlite3_bind_int64(s, 1, seq)
+        withUnsafeBytes(of: sample.uuid.uuid) { _ = sqlite3_bind_blob(s, 2, $0.baseAddress, 16, SQLITE_TRANSIENT) }
+        sqlite3_bind_int64(s, 3, typeId)
+        sqlite3_bind_int64(s, 4, sample.startMs)
+        sqlite3_bind_int64(s, 5, sample.endMs)
+        if let offset = sample.utcOffsetSeconds { sqlite3_bind_int64(s, 6, Int64(offset)) } else { sqlite3_bind_null(s, 6) }
+        sqlite3_bind_double(s, 7, sample.value)
+        bindText(8, sample.unit)
+        bindText(9, sample.sourceName)
+        bindText(10, sample.sourceBundleId)
+        bindText(11, sample.sourceVersion)
+        bindText(12, sample.deviceName)
+        bindText(13, sample.deviceModel)
+        if let details = sample.details {
+            Self.bind(details, to: s, at: 14)
+        } else {
+            sqlite3_bind_null(s, 14)
+        }
+        let code = sqlite3_step(s)
+        sqlite3_reset(s)
+        guard code == SQLITE_DONE else {
+            seq -= 1
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+        }
+        if sqlite3_changes(db.sqliteConnection) == 1 {
+            let key = HourKey(typeId: typeId, hour: StepStore.hour(of: sample.startMs))
+            hours[key, default: (0, 0)].sum += sample.value
+            hours[key, default: (0, 0)].count += 1
             summary.inserted += 1
             if sample.type == .stepCount { summary.insertedSteps += sample.value }
             return true
@@ -69,21 +116,65 @@ public struct SampleInserter {
         }
     }
 
+    /// Binds text parameter `index` (8…13) to `text`, unless it is bound to that already.
+    @inline(__always)
+    private mutating func bindText(_ index: CInt, _ text: String?) {
+        let wanted: BoundText = text.map { .text($0) } ?? .null
+        let slot = Int(index) - 8
+        guard boundText[slot] != wanted else { return }
+        let s = statement.sqliteStatement
+        if let text {
+            Self.bind(text, to: s, at: index)
+        } else {
+            sqlite3_bind_null(s, index)
+        }
+        boundText[slot] = wanted
+    }
+
+    /// Binds `text` (copied by SQLite) to parameter `index` of `s`.
+    @inline(__always)
+    private static func bind(_ text: String, to s: SQLiteStatement, at index: CInt) {
+        var text = text
+        text.withUTF8 { utf8 in
+            // An empty buffer may have no address, which SQLite would bind as NULL: bind "" explicitly.
+            if let base = utf8.baseAddress, !utf8.isEmpty {
+                _ = sqlite3_bind_text(s, index, base, CInt(utf8.count), SQLITE_TRANSIENT)
+            } else {
+                _ = sqlite3_bind_text(s, index, "", 0, SQLITE_TRANSIENT)
+            }
+        }
+    }
+
     /// The type's id (created on first use) and kind, cached for the transaction.
     private mutating func typeInfo(of type: SampleType) throws -> (id: Int64, kind: SampleKind) {
-        if let info = typeIds[type] { return info }
+        if let lastType, lastType.type == type { return (lastType.id, lastType.kind) }
+        if let info = typeIds[type] {
+            lastType = (type, info.id, info.kind)
+            return info
+        }
         if let problem = SampleValidation.typeProblem(type) {
             throw StoreError.invalidSample("type: \(problem)")
         }
         let info = (try StepStore.typeId(of: type, in: db, create: true)!, type.kind)
         typeIds[type] = info
+        lastType = (type, info.0, info.1)
         return info
     }
 
-    /// Writes the advanced change sequence back; called once at the end of the transaction.
+    /// Writes the advanced change sequence and the hourly rollup back; called once at the end of the transaction.
     func finish() throws -> InsertSummary {
+        sqlite3_clear_bindings(statement.sqliteStatement)
         try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
+        for (key, totals) in hours {
+            try StepStore.addToRollup(db, typeId: key.typeId, hour: key.hour, sum: totals.sum, count: totals.count)
+        }
         return summary
+    }
+
+    /// A row of the hourly rollup.
+    private struct HourKey: Hashable {
+        var typeId: Int64
+        var hour: Int64
     }
 }
 
@@ -113,7 +204,8 @@ extension StepStore {
 
     /// The id of a sample type, optionally creating it. `nil` when it is unknown and `create` is false.
     static func typeId(of type: SampleType, in db: Database, create: Bool) throws -> Int64? {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM sample_type WHERE identifier = ?", arguments: [type.rawValue]) {
+        let select = try db.cachedStatement(sql: "SELECT id FROM sample_type WHERE identifier = ?")
+        if let id = try Int64.fetchOne(select, arguments: [type.rawValue]) {
             return id
         }
         guard create else { return nil }

@@ -25,18 +25,50 @@ extension StepStore {
         precondition(bucketMs > 0, "bucketMs must be positive")
         return try dbWriter.read { db in
             guard let typeId = try Self.typeId(of: type, in: db, create: false) else { return [] }
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT (start_ms - ?1) / ?2 AS b, SUM(value), COUNT(*) FROM sample INDEXED BY sample_type_start
-                WHERE type_id = ?3 AND start_ms >= ?1 AND start_ms < ?4
-                GROUP BY b ORDER BY b
-                """, arguments: [range.start, bucketMs, typeId, range.end])
-            var buckets: [StatisticsBucket] = []
-            while let row = try rows.next() {
-                let index: Int64 = row[0]
-                buckets.append(StatisticsBucket(start: range.start + index * bucketMs, sum: row[1], count: row[2]))
-            }
-            return buckets
+            return try Self.statistics(db, typeId: typeId, in: range, bucketMs: bucketMs)
         }
+    }
+
+    /// The statistics query itself: from the hourly rollup when the buckets are whole hours aligned on hours, else
+    /// one scan of the samples.
+    static func statistics(_ db: Database, typeId: Int64, in range: TimeRange, bucketMs: Int64) throws
+        -> [StatisticsBucket]
+    {
+        if range.start % rollupMs == 0 && bucketMs % rollupMs == 0 {
+            return try rollupStatistics(db, typeId: typeId, in: range, bucketMs: bucketMs)
+        }
+        return try scanStatistics(db, typeId: typeId, in: range, bucketMs: bucketMs)
+    }
+
+    /// Statistics from one ordered scan of the time index (`sample_type_start` covers start and value), bucketed as
+    /// it goes — no sort, no temporary table.
+    static func scanStatistics(_ db: Database, typeId: Int64, in range: TimeRange, bucketMs: Int64) throws
+        -> [StatisticsBucket]
+    {
+        let statement = try db.cachedStatement(sql: """
+            SELECT start_ms, value FROM sample INDEXED BY sample_type_start
+            WHERE type_id = ? AND start_ms >= ? AND start_ms < ? ORDER BY start_ms
+            """)
+        statement.setUncheckedArguments([typeId, range.start, range.end])
+        let rows = try Row.fetchCursor(statement)
+        var buckets: [StatisticsBucket] = []
+        var current = Int64.min
+        var sum = 0.0
+        var count = 0
+        while let row = try rows.next() {
+            let start: Int64 = row[0]
+            let index = (start - range.start) / bucketMs
+            if index != current {
+                if count > 0 { buckets.append(StatisticsBucket(start: range.start + current * bucketMs, sum: sum, count: count)) }
+                current = index
+                sum = 0
+                count = 0
+            }
+            sum += row[1] as Double
+            count += 1
+        }
+        if count > 0 { buckets.append(StatisticsBucket(start: range.start + current * bucketMs, sum: sum, count: count)) }
+        return buckets
     }
 
     /// The sum and count of the samples of `type` starting in `range`, as one bucket starting at `range.start`.
@@ -97,5 +129,33 @@ struct StoreStatisticsSource: StatisticsSource, Sendable {
 
     func total(in range: TimeRange) throws -> StatisticsBucket {
         try store.total(of: type, in: range)
+    }
+}
+
+extension StepStore {
+    /// Every sample type the store has held, by identifier (a type stays known after its samples are deleted).
+    public func sampleTypes() throws -> [SampleType] {
+        try dbWriter.read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM sample_type ORDER BY identifier").map(SampleType.init(rawValue:))
+        }
+    }
+}
+
+extension StepStore {
+    /// Count, sum, minimum, maximum, total duration and date span per type, source and unit, ordered that way: one
+    /// scan of the samples.
+    public func sampleStatistics() throws -> [SampleStatistics] {
+        try dbWriter.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT t.identifier, s.source_name, s.unit, COUNT(*), TOTAL(s.value), MIN(s.value), MAX(s.value),
+                       TOTAL(s.end_ms - s.start_ms), MIN(s.start_ms), MAX(s.start_ms)
+                FROM sample s JOIN sample_type t ON t.id = s.type_id
+                GROUP BY s.type_id, s.source_name, s.unit ORDER BY t.identifier, s.source_name, s.unit
+                """).map { row in
+                SampleStatistics(type: SampleType(row[0] as String), source: row[1], unit: row[2], samples: row[3],
+                                 sum: row[4], minimum: row[5], maximum: row[6], durationMs: Int64(row[7] as Double),
+                                 firstStartMs: row[8], lastStartMs: row[9])
+            }
+        }
     }
 }

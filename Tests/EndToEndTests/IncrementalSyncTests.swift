@@ -96,3 +96,79 @@ struct IncrementalSyncTests {
         }
     }
 }
+
+/// Issue 11, item 3: `reset` must neither forget deletions nor leave the ledger claiming what the sink lost.
+@Suite("Reset keeps deletions and never over-claims, end to end", .serialized)
+struct ResetEndToEndTests {
+    static func stepsync(_ arguments: [String], expectStatus: Int32 = 0) async throws -> StepSyncProcess {
+        let (status, process) = try await StepSyncProcess.run(arguments)
+        #expect(status == expectStatus, "stepsync \(arguments.joined(separator: " ")): \(process.stderr)")
+        return process
+    }
+
+    /// A fresh data directory with a year of seed-profile steps, layered and synced to the sink at `port`.
+    static func syncedYear(port: Int) async throws -> (dir: String, data: [String], sync: [String]) {
+        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-reset-\(UUID().uuidString)")
+        let data = ["--data-dir", dir]
+        let sync = ["sync", "--server", "http://127.0.0.1:\(port)", "--backoff-base", "0.01", "--json"] + data
+        _ = try await stepsync(["generate", "--years", "1", "--profile", "seed", "--seed", "5", "--end", "2025-06-30"] + data)
+        _ = try await stepsync(["layer", "--json"] + data)
+        let first = try await stepsync(sync).json()
+        #expect(first["complete"] as? Bool == true && (first["inserted"] as? Int ?? 0) > 1_000)
+        return (dir, data, sync)
+    }
+
+    @Test("sync, delete a day, reset, layer, sync: the sink deletes that day's samples and holds exactly the store's")
+    func deletionsSurviveReset() async throws {
+        try await SinkHarness.withSink { port in
+            let (dir, data, sync) = try await Self.syncedYear(port: port)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let deleted = try await Self.stepsync(["delete", "--from", "2025-03-01T00:00:00.000Z", "--to",
+                                                   "2025-03-02T00:00:00.000Z", "--yes", "--json"] + data).json()
+            let count = try #require(deleted["samples"] as? Int)
+            #expect(count > 0)
+            _ = try await Self.stepsync(["reset", "--yes"] + data)
+            let layered = try await Self.stepsync(["layer", "--json"] + data).json()
+            #expect(layered["deletedSamples"] as? Int == count, "the reset forgot no deletion")
+            let second = try await Self.stepsync(sync).json()
+            #expect(second["deletionsSent"] as? Int == count && second["deleted"] as? Int == count)
+            #expect(second["inserted"] as? Int == 0, "everything else was already there")
+
+            let store = try StepStore(dataDirectory: DataDirectory(path: dir))
+            let stored = try await SinkHarness.storedUUIDs(port: port)
+            let now = try IncrementalSyncTests.allStepUUIDs(store)
+            #expect(stored.count == now.count && stored.uuids == now)
+            #expect(try store.unacknowledgedTombstones().isEmpty)
+
+            // Another reset has no deletion left to send.
+            _ = try await Self.stepsync(["reset", "--yes"] + data)
+            let third = try await Self.stepsync(["layer", "--json"] + data).json()
+            #expect(third["deletedSamples"] as? Int == 0)
+        }
+    }
+
+    @Test("reset --remote whose answer is lost after the sink emptied: the ledger claims nothing, and layer + sync restore the sink")
+    func remoteResetLostAnswer() async throws {
+        try await SinkHarness.withSink { port in
+            let (dir, data, sync) = try await Self.syncedYear(port: port)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            try await AnswerLossFront.withFront(sinkPort: port) { front in
+                let reset = try await Self.stepsync(["reset", "--remote", "--server", "http://127.0.0.1:\(front)", "--yes"] + data,
+                                                    expectStatus: 1)
+                #expect(reset.stderr.contains("the ledger is cleared"), "\(reset.stderr)")
+            }
+            #expect(try await SinkHarness.storedUUIDs(port: port).count == 0, "the sink did empty itself")
+            let status = try await Self.stepsync(["status", "--json"] + data).json()
+            #expect(status["synced"] as? Int == 0 && status["intervals"] as? Int == 0,
+                    "the ledger must not claim samples the sink no longer holds")
+
+            _ = try await Self.stepsync(["layer", "--json"] + data)
+            let again = try await Self.stepsync(sync).json()
+            let store = try StepStore(dataDirectory: DataDirectory(path: dir))
+            let now = try IncrementalSyncTests.allStepUUIDs(store)
+            #expect(again["inserted"] as? Int == now.count)
+            let stored = try await SinkHarness.storedUUIDs(port: port)
+            #expect(stored.count == now.count && stored.uuids == now)
+        }
+    }
+}

@@ -8,9 +8,11 @@ import Testing
 /// `stepsync sync` as a real process against the real sink: signals and kills are the point.
 @Suite("stepsync sync, end to end", .serialized)
 struct SyncProcessTests {
-    func syncArguments(_ fixture: SyncFixture, port: Int, _ extra: [String] = []) -> [String] {
+    /// The arguments of a sync of `fixture`; one interval a request unless `packed` (the signal and fault tests need
+    /// many requests in flight; the others run the default, small intervals packed into shared requests).
+    func syncArguments(_ fixture: SyncFixture, port: Int, _ extra: [String] = [], packed: Bool = false) -> [String] {
         ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--concurrency", "3",
-         "--backoff-base", "0.01", "--json"] + extra
+         "--backoff-base", "0.01", "--json"] + (packed ? [] : ["--request-samples", "0"]) + extra
     }
 
     @Test("the binary is built")
@@ -23,7 +25,7 @@ struct SyncProcessTests {
     func plainSync() async throws {
         let fixture = try SyncFixture(intervals: 25, samplesPerInterval: 8)
         try await SinkHarness.withSink { port in
-            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port, ["--gzip"]))
+            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port, ["--gzip"], packed: true))
             #expect(status == 0, "\(process.stderr)")
             let json = try process.json()
             #expect(json["synced"] as? Int == 25 && json["failed"] as? Int == 0 && json["pending"] as? Int == 0)
@@ -93,7 +95,7 @@ struct SyncProcessTests {
         let rejected = try #require(fixture.uuids(ofInterval: 4).first)
         try await SinkHarness.withSink { sinkPort in
             try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(rejectUUID: rejected)) { port, _ in
-                let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+                let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port, packed: true))
                 #expect(status != 0)
                 let json = try process.json()
                 #expect(json["synced"] as? Int == 11 && json["failed"] as? Int == 1)
@@ -190,7 +192,7 @@ struct SyncProcessTests {
         let bad = try #require(fixture.uuids(ofInterval: 1).first)
         try RawStore.setSample(bad, column: "value", to: -3.0, storePath: fixture.dataDirectory.storePath)
         try await SinkHarness.withSink { port in
-            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port, packed: true))
             #expect(status == 0, "\(process.stderr)")
             let json = try process.json()
             #expect(json["synced"] as? Int == 3 && json["samples"] as? Int == 11 && json["rejectedThisRun"] as? Int == 1)
@@ -218,7 +220,7 @@ struct SyncProcessTests {
         let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 5,
                                       types: [.stepCount, .heartRate, .sleepAnalysis])
         try await SinkHarness.withSink { port in
-            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port, packed: true))
             #expect(status == 0, "\(process.stderr)")
             let json = try process.json()
             #expect(json["synced"] as? Int == 18 && json["samples"] as? Int == 90 && json["failed"] as? Int == 0)
@@ -277,7 +279,7 @@ struct SyncProcessTests {
     func resetRemote() async throws {
         let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 5)
         try await SinkHarness.withSink { port in
-            let (synced, _) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+            let (synced, _) = try await StepSyncProcess.run(syncArguments(fixture, port: port, packed: true))
             #expect(synced == 0)
             #expect(try await SinkHarness.storedUUIDs(port: port).count == 20)
             let (status, process) = try await StepSyncProcess.run(

@@ -16,6 +16,33 @@ struct LayeringEngineTests {
         #expect(result.samples == source.starts.count)
     }
 
+    @Test("small query budgets refine only where a cut must land: the same invariants and the same optimal count",
+          arguments: 0..<120)
+    func smallBudgets(seed: UInt64) throws {
+        let source = InMemoryStatisticsSource(RandomHistory.adversarial(seed: seed))
+        let (maxSteps, maxSamples) = Self.limits[Int(seed) % Self.limits.count]
+        let budget = [1, 16, 64][Int(seed / 4) % 3]
+        let engine = LayeringEngine(maxSteps: maxSteps, maxSamples: maxSamples, maxBucketsPerQuery: budget)
+        let result = try engine.layer(source, type: .stepCount)
+        #expect(LayeringInvariants.check(result.intervals, samples: source, maxSteps: maxSteps, maxSamples: maxSamples) == [])
+        #expect(result.intervals.count == LayeringInvariants.optimalCount(source, maxSteps: maxSteps, maxSamples: maxSamples))
+        #expect(source.bucketLengths.allSatisfy(LayeringEngine.layers.contains))
+    }
+
+    @Test("a sample-count limit alone (heart rates): a small budget reads far fewer buckets than a large one")
+    func countOnlyLimitReadsLittle() throws {
+        var samples: [(start: Int64, value: Double)] = []
+        var t: Int64 = 1_500_000_000_000
+        for i in 0..<50_000 { t += 300_000 + Int64(i % 7) * 1_000; samples.append((t, Double(60 + i % 90))) }
+        let large = InMemoryStatisticsSource(samples), small = InMemoryStatisticsSource(samples)
+        let a = try LayeringEngine(maxSteps: .infinity, maxSamples: 5_000).layer(large, type: .heartRate)
+        let b = try LayeringEngine(maxSteps: .infinity, maxSamples: 5_000, maxBucketsPerQuery: 16).layer(small, type: .heartRate)
+        #expect(a.intervals.map(\.samples) == Array(repeating: 5_000, count: 10))
+        #expect(b.intervals.map(\.samples) == a.intervals.map(\.samples))
+        #expect(LayeringInvariants.check(b.intervals, samples: small, maxSteps: .infinity, maxSamples: 5_000) == [])
+        #expect(small.bucketsReturned * 10 < large.bucketsReturned, "\(small.bucketsReturned) vs \(large.bucketsReturned)")
+    }
+
     @Test("only statistics queries, every one counted, on the layers' grid, each answer bounded", arguments: [1, 2, 3] as [UInt64])
     func statisticsOnly(seed: UInt64) throws {
         // The source has no way to return a sample: the protocol only has statistics and totals.

@@ -8,9 +8,11 @@ import Testing
 /// One bad sample is not sent and does not hold back the others of its interval.
 @Suite("Sync engine: a bad sample is not sent and does not block the others", .timeLimit(.minutes(2)))
 struct RejectedSampleTests {
-    func sync(_ fixture: SyncFixture, port: Int) async throws -> SyncReport {
+    func sync(_ fixture: SyncFixture, port: Int,
+              maxSamplesPerRequest: Int = SyncConfiguration.defaultMaxSamplesPerRequest) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", logger: SinkHarness.quiet) { uploader in
-            try await SyncEngine(store: fixture.store, uploader: uploader, configuration: SyncConfiguration(),
+            try await SyncEngine(store: fixture.store, uploader: uploader,
+                                 configuration: SyncConfiguration(maxSamplesPerRequest: maxSamplesPerRequest),
                                  logger: SinkHarness.quiet, clock: TestClock(), randomSeed: 1).run()
         }
     }
@@ -52,17 +54,19 @@ struct RejectedSampleTests {
         }
     }
 
-    @Test("a sink that refuses a sample by index: it is recorded as rejected, and the interval is resent without it")
-    func sinkRefusesOneSample() async throws {
+    @Test("a sink that refuses a sample by index: it is recorded against its interval, and the request is resent without it",
+          arguments: [(0, 7), (SyncConfiguration.defaultMaxSamplesPerRequest, 2)])
+    func sinkRefusesOneSample(maxSamplesPerRequest: Int, expectedPosts: Int) async throws {
         let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 5)
         let refused = try #require(fixture.uuids(ofInterval: 3).first)
         try await SinkHarness.withSink { sinkPort in
             try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(refuseUUIDByIndex: refused)) { port, counters in
-                let report = try await sync(fixture, port: port)
+                // One interval a request: 6 posts and the refused one again; all six packed: 1 post and its resend.
+                let report = try await sync(fixture, port: port, maxSamplesPerRequest: maxSamplesPerRequest)
                 #expect(report.isComplete && report.synced == 6 && report.failed == 0 && report.samples == 29)
                 #expect(report.rejectedThisRun == 1 && report.rejected.first?.uuid == refused)
                 let (rejections, posts) = (await counters.rejections, await counters.posts)
-                #expect(rejections == 1 && posts == 7)
+                #expect(rejections == 1 && posts == expectedPosts)
             }
             let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
             #expect(stored.uuids == fixture.storeUUIDs.subtracting([refused]) && stored.count == 29)

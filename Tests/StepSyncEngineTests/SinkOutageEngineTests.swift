@@ -20,7 +20,8 @@ struct SinkOutageEngineTests {
                                            logger: SinkHarness.quiet) { uploader in
             try await body(SyncEngine(
                 store: fixture.store, uploader: uploader,
-                configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy, outagePolicy: outage),
+                configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy, outagePolicy: outage,
+                                                 maxSamplesPerRequest: 0),
                 logger: SinkHarness.quiet, clock: clock, randomSeed: 1))
         }
     }

@@ -17,7 +17,7 @@ struct SyncEngineTests {
     func sync(
         _ fixture: SyncFixture, port: Int, concurrency: Int = 3, policy: RetryPolicy = noJitter,
         outage: SinkOutageMachine.Policy = outage, gzip: Bool = false, retryFailed: Bool = false,
-        types: [SampleType]? = nil, clock: TestClock = TestClock(), stop: SyncStop = .never,
+        types: [SampleType]? = nil, maxSamplesPerRequest: Int = 0, clock: TestClock = TestClock(), stop: SyncStop = .never,
         progress: (SyncProgress) -> Void = { _ in }
     ) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", gzip: gzip, concurrency: concurrency,
@@ -25,7 +25,8 @@ struct SyncEngineTests {
             let engine = SyncEngine(
                 store: fixture.store, uploader: uploader,
                 configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy, outagePolicy: outage,
-                                                 retryFailed: retryFailed, types: types),
+                                                 retryFailed: retryFailed, types: types,
+                                                 maxSamplesPerRequest: maxSamplesPerRequest),
                 logger: SinkHarness.quiet, clock: clock, randomSeed: 1)
             return try await engine.run(stop: stop, progress: progress)
         }

@@ -38,6 +38,29 @@ struct XMLChunkScannerTests {
         #expect(chunked.filter { $0.type == .workout }.count == 1)
     }
 
+    @Test("newlines inside attribute values count toward the lines of later tags at every chunk size",
+          arguments: [1, 2, 3, 7, 13, 64, 4096])
+    func newlinesInValues(_ chunkSize: Int) throws {
+        // Line 3 opens a record whose sourceName spans lines 3-5 (three newlines in one value, one in another);
+        // the record on line 8 has a bad date: its line must be 8 whatever the chunks.
+        let body = """
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Anna's
+        iPhone
+        (old)" sourceVersion="1
+        2" unit="count" startDate="2019-01-01 08:00:00 +0100" endDate="2019-01-01 08:05:00 +0100" value="10"/>
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="x" unit="count" startDate="2019-01-01 09:00:00 +0100" endDate="2019-01-01 09:05:00 +0100" value="20"/>
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="x" unit="count" startDate="2019-13-01 08:00:00 +0100" endDate="2019-01-01 08:05:00 +0100" value="30"/>
+
+        """
+        let text = "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_GB\">\n" + body + "</HealthData>\n"
+        let (samples, parser) = try parse(text, chunkSize: chunkSize)
+        #expect(samples.map(\.value) == [10, 20])
+        #expect(samples.first?.sourceName == "Anna's iPhone (old)")
+        #expect(samples.first?.sourceVersion == "1 2")
+        #expect(parser.skipped == [.unreadableDate: 1])
+        #expect(parser.firstSkipped.map(\.line) == [8])
+    }
+
     @Test("entities and stray control characters in attribute values")
     func entities() throws {
         let raw = Array("&lt;&lt;a&gt; &amp; &quot;b&quot; &apos;c&apos; &#233;&#x4E2D;\u{0B}\td &unknown;".utf8)
@@ -98,6 +121,33 @@ struct NameBasedUUIDTests {
         var sha = SHA1()
         sha.update(Array(message.utf8))
         #expect(sha.finalize().map { String(format: "%02x", $0) }.joined() == hex)
+    }
+
+    @Test("SHA-1 at every length around the block boundaries, fed whole and in pieces, matches Python's hashlib",
+          arguments: [
+              (0, "da39a3ee5e6b4b0d3255bfef95601890afd80709"), (55, "ddf57317ef34bfee3b6df83d359098930eb278bc"),
+              (56, "a0d492bb0fc889d0eca3bc137066ab6f4f74f369"), (57, "11a02dcf95859677a62e75024067c22b165d890f"),
+              (63, "c55856749bef509bdfe6bfebfc7bf4e793e82132"), (64, "bede92be29c3874e1b54ddc77988d606fc857a8e"),
+              (65, "b05a80522b053d6dc7e0a517d0e70212c7dad11f"), (119, "504e27376a6e0f0dba8295b85cb25dc4dfa17d23"),
+              (120, "82134b02fb3f702491be9bed581eeab59334acb2"), (128, "a09133e6730ffe899efb70204cb5646cd5dc24ee"),
+              (200, "892b673ca3c696ab13ab8aab3cf3abfbc3aaeb3b"),
+          ])
+    func sha1Blocks(_ length: Int, _ hex: String) {
+        // The message: bytes (7i + 3) mod 256, as `hashlib.sha1(bytes((i*7+3)%256 for i in range(n)))`.
+        let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) }
+        func digest(_ pieces: [ArraySlice<UInt8>]) -> String {
+            var sha = SHA1()
+            for piece in pieces { sha.update(Array(piece)) }
+            return sha.finalize().map { String(format: "%02x", $0) }.joined()
+        }
+        #expect(digest([message[...]]) == hex)
+        // Two pieces split at every point, and three pieces around each block edge.
+        for cut in 0...length {
+            #expect(digest([message[..<cut], message[cut...]]) == hex, "split at \(cut)")
+        }
+        for cut in stride(from: 0, through: length, by: 64) where cut + 1 <= length {
+            #expect(digest([message[..<cut], message[cut..<(cut + 1)], message[(cut + 1)...]]) == hex, "pieces at \(cut)")
+        }
     }
 
     @Test("RFC 4122 version 5: the DNS namespace example matches Python's uuid5")

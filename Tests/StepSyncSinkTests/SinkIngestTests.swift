@@ -43,6 +43,28 @@ struct SinkIngestTests {
         }
     }
 
+    @Test("every object is stored in the encoder's form: copied when it came that way, encoded again when not")
+    func storedLinesAreTheEncodersWhateverTheForm() async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(.jsonl, directory: dir) { client, path in
+                let samples = makeSamples(6)
+                var objects = samples.map { sample -> String in
+                    var bytes: [UInt8] = []
+                    WireEncoder.appendObject(sample, to: &bytes)
+                    return String(decoding: bytes, as: UTF8.self)
+                }
+                objects[1] = objects[1].replacingOccurrences(of: ",", with: ", ")
+                objects[3] = objects[3].replacingOccurrences(of: samples[3].uuid.uuidString, with: samples[3].uuid.uuidString.lowercased())
+                objects[4] = objects[4].replacingOccurrences(of: #""sourceBundleId":""#, with: #""sourceBundleId" : ""#)
+                let reply = try await client.send(.POST, "/steps", body: Array(#"{"samples":[\#(objects.joined(separator: ","))]}"#.utf8))
+                #expect(reply.json["inserted"] as? Int == 6)
+                var expected: [UInt8] = []
+                for sample in samples { WireEncoder.appendLine(sample, to: &expected) } // HealthStepsSync's lines
+                #expect(fileBytes(path) == expected)
+            }
+        }
+    }
+
     @Test("duplicates within a request, across requests and across a restart are not written again",
           arguments: SinkBackend.allCases)
     func exactlyOnce(backend: SinkBackend) async throws {

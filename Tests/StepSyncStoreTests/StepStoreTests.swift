@@ -40,6 +40,44 @@ struct StepStoreTests {
         }
     }
 
+    @Test("statistics of whole hours (the hourly rollup) equal the raw sums after inserts, duplicates and deletions by uuid and by range")
+    func hourlyRollup() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StepStore(path: dir.file("health.sqlite"))
+        var samples = StoreTestData.samples(count: 4_000, seed: 8)
+            + StoreTestData.samples(of: .heartRate, count: 1_000, spanMs: 60 * Milliseconds.day, seed: 9)
+        try store.insert(samples)
+        try store.insert(Array(samples.prefix(100)))  // duplicates change nothing
+        var rng = SplitMix64(seed: 10)
+        let victims = Set(samples.shuffled(using: &rng).prefix(300).map(\.uuid))
+        try store.deleteSamples(uuids: victims)
+        let cut = TimeRange(start: StoreTestData.origin + 3 * Milliseconds.day + 1_234,
+                            end: StoreTestData.origin + 9 * Milliseconds.day + 999)
+        try store.deleteSamples(of: [.stepCount], in: cut)
+        samples.removeAll { victims.contains($0.uuid) || ($0.type == .stepCount && cut.contains($0.startMs)) }
+
+        let day = Milliseconds.day
+        let aligned = LayeringEngine.floorMultiple(StoreTestData.origin, of: 28 * day)
+        for type in [SampleType.stepCount, .heartRate] {
+            let own = samples.filter { $0.type == type }
+            for (range, bucket) in [(TimeRange(start: aligned, end: aligned + 120 * day), Milliseconds.hour),
+                                    (TimeRange(start: aligned, end: aligned + 120 * day), day),
+                                    (TimeRange(start: aligned + 5 * Milliseconds.hour, end: aligned + 70 * day + 17), 28 * day),
+                                    (LayeringEngine.domain, 28 * day)] {
+                var expected: [Int64: (sum: Double, count: Int)] = [:]
+                for s in own where range.contains(s.startMs) {
+                    let key = range.start + (s.startMs - range.start) / bucket * bucket
+                    expected[key, default: (0, 0)].sum += s.value
+                    expected[key, default: (0, 0)].count += 1
+                }
+                let buckets = try store.statistics(of: type, in: range, bucketMs: bucket)
+                #expect(buckets.count == expected.count)
+                #expect(buckets.allSatisfy { expected[$0.start]?.sum == $0.sum && expected[$0.start]?.count == $0.count },
+                        "\(type.shortName) by \(bucket) ms")
+            }
+        }
+    }
+
     @Test("raw-sample paging returns every sample of a range exactly once, in (start, uuid) order",
           arguments: [1, 7, 100, 5_000])
     func pagingReturnsEachSampleOnce(pageSize: Int) throws {

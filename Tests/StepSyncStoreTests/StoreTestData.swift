@@ -36,6 +36,28 @@ enum StoreTestData {
         return out
     }
 
+    /// `count` samples of `type` spread over `spanMs` from `origin` with values that mean something for its kind:
+    /// heart rates 50–180, distances in eighths of a km (exact sums), sleep codes 0–5 over 1–3 h, workouts of
+    /// 20–90 min; some share a start millisecond.
+    static func samples(of type: SampleType, count: Int, spanMs: Int64 = 30 * Milliseconds.day, seed: UInt64) -> [HealthSample] {
+        var rng = SplitMix64(seed: seed)
+        var previous = origin
+        return (0..<count).map { _ in
+            let start = Int.random(in: 0..<10, using: &rng) == 0 ? previous : origin + Int64.random(in: 0..<spanMs, using: &rng)
+            previous = start
+            let (value, unit, length): (Double, String, Int64) = switch type.kind {
+            case .cumulative: (Double(Int.random(in: 0...40, using: &rng)) / 8, "km", 60_000)
+            case .discrete: (Double(Int.random(in: 50...180, using: &rng)), "count/min", 0)
+            case .category: (Double(Int.random(in: 0...5, using: &rng)), "", Int64.random(in: 1...3, using: &rng) * Milliseconds.hour)
+            case .workout:
+                (Double(Int.random(in: 20...90, using: &rng) * 60), "s", Int64.random(in: 20...90, using: &rng) * Milliseconds.minute)
+            }
+            return HealthSample(uuid: UUID(uuid: uuidBytes(&rng)), type: type, startMs: start, endMs: start + length,
+                                utcOffsetSeconds: 3600, value: value, unit: unit, sourceName: "Apple Watch",
+                                sourceBundleId: "com.apple.health.watch", deviceName: "Apple Watch")
+        }
+    }
+
     static func uuidBytes(_ rng: inout SplitMix64) -> uuid_t {
         let a = rng.next(), b = rng.next()
         return (UInt8(truncatingIfNeeded: a), UInt8(truncatingIfNeeded: a >> 8), UInt8(truncatingIfNeeded: a >> 16),

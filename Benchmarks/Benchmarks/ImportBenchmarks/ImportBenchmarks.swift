@@ -140,6 +140,48 @@ func makeExport() throws -> URL {
 /// The workouts the recipe writes (one every 1,000 records).
 let workoutCount = recordCount / 1000
 
+/// The importer's uuid namespace (`RecordDecoder.namespace`), for the uuid stage benchmark.
+enum RecordNamespace {
+    static let value = UUID(uuidString: "6F3C1B52-7A0E-4D8B-9E21-5C4A7B9D0E13")!
+}
+
+/// Samples shaped like the recipe's records (same types, sources, devices and strings shared as the importer's
+/// caches share them), with random uuids: the inserter's input without the parsing.
+func exportShapedSamples(count: Int) -> [HealthSample] {
+    let kinds: [(SampleType, String, String, String?, String?, String?)] = [
+        (.stepCount, "count", "Anna’s iPhone", "16.5", "iPhone", "iPhone12,1"),
+        (.stepCount, "count", "Anna’s Apple Watch", "9.5", "Apple Watch", "Watch6,2"),
+        (SampleType("HKQuantityTypeIdentifierDistanceWalkingRunning"), "km", "Anna’s iPhone", "16.5", "iPhone", "iPhone12,1"),
+        (.heartRate, "count/min", "Anna’s Apple Watch", "9.5", "Apple Watch", "Watch6,2"),
+        (SampleType("HKQuantityTypeIdentifierFlightsClimbed"), "count", "Anna’s iPhone", nil, nil, nil),
+    ]
+    var rng = SplitMix64(seed: 14)
+    return (0..<count).map { i in
+        let k = kinds[i % 16 < 4 ? 0 : i % 16 < 7 ? 1 : i % 16 < 10 ? 2 : i % 16 < 12 ? 3 : 4]
+        let start = 1_420_070_400_000 + Int64(i) * 600_000
+        return HealthSample(
+            uuid: UUID.random(using: &rng), type: k.0, startMs: start, endMs: start + 300_000, utcOffsetSeconds: 3600,
+            value: Double(100 + i % 400), unit: k.1, sourceName: k.2, sourceBundleId: "", sourceVersion: k.3,
+            deviceName: k.4, deviceModel: k.5, details: i % 8 == 2 ? "{\"metadata\":[[\"HKMetadataKeyHeartRateMotionContext\",\"1\"]]}" : nil)
+    }
+}
+
+extension UUID {
+    /// A random version-4 uuid from `rng`.
+    static func random(using rng: inout some RandomNumberGenerator) -> UUID {
+        let a = rng.next(), b = rng.next()
+        var bytes = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
+                     UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0))
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            raw.storeBytes(of: a, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+            raw[6] = raw[6] & 0x0F | 0x40
+            raw[8] = raw[8] & 0x3F | 0x80
+        }
+        return UUID(uuid: bytes)
+    }
+}
+
 // MARK: - Benchmarks
 
 /// A fresh store path in the export's folder, and its removal.
@@ -185,6 +227,33 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(summary)
     } setup: {
         try makeExport().deletingLastPathComponent().appendingPathComponent("apple_health_export/export.xml")
+    }
+
+    // The stages on their own (issue 14): the uuid of every record, and the store's inserter on the writer thread.
+    let stage = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds,
+                                        maxDuration: .seconds(60), maxIterations: 5)
+
+    Benchmark("uuid derivation: 500,000 version-5 uuids of 192-byte record names (SHA-1)", configuration: stage) { _ in
+        var name = [UInt8](repeating: 0x41, count: 192)
+        var acc: UInt8 = 0
+        for i in 0..<500_000 {
+            name[i % 192] &+= 1
+            acc ^= name.withUnsafeBytes { NameBasedUUID.v5(namespace: RecordNamespace.value, name: $0) }.uuid.0
+        }
+        blackHole(acc)
+    }
+
+    Benchmark("inserter: 500,000 export-shaped samples into an empty store (one transaction)", configuration: stage) { benchmark, samples in
+        let storePath = freshStorePath()
+        defer { removeStore(storePath) }
+        let store = try StepStore(path: storePath)
+        benchmark.startMeasurement()
+        let summary = try store.insert(samples)
+        benchmark.stopMeasurement()
+        precondition(summary.inserted == samples.count, "inserted \(summary.inserted)")
+        blackHole(summary)
+    } setup: {
+        exportShapedSamples(count: 500_000)
     }
 
     // Scanning, decoding and hashing without inserting: the store already holds every record.

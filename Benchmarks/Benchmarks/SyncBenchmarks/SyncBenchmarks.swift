@@ -1,5 +1,6 @@
 // Sync benchmarks: ten years of each generator profile, synced end to end (store → encode → HTTP POST → the bundled
-// sink with durable acknowledgements → markSynced) with 3 concurrent intervals, in process on loopback.
+// sink with durable acknowledgements → markSynced) with 3 concurrent requests, in process on loopback: small
+// intervals packed into requests of ≤ 5,000 samples (the default), and one interval per request for comparison.
 //
 // Run: cd Benchmarks && swift package --disable-sandbox benchmark --target SyncBenchmarks
 import Benchmark
@@ -11,12 +12,15 @@ import StepSyncSink
 import StepSyncStore
 
 let benchmarks: @Sendable () -> Void = {
-    let runs: [(GeneratorProfile, Bool)] = GeneratorProfile.allCases.map { ($0, false) } + [(.realistic, true)]
-    for (profile, gzip) in runs {
+    let packed = SyncConfiguration.defaultMaxSamplesPerRequest
+    let runs: [(GeneratorProfile, Bool, Int)] = GeneratorProfile.allCases.flatMap { [($0, false, packed), ($0, false, 0)] }
+        + [(.realistic, true, packed)]
+    for (profile, gzip, maxSamples) in runs {
         Benchmark(
-            "sync 10 years (\(profile.rawValue)), concurrency 3\(gzip ? ", gzip" : "")",
+            "sync 10 years (\(profile.rawValue)), concurrency 3\(gzip ? ", gzip" : "")"
+                + (maxSamples == 0 ? ", one interval per request" : ""),
             configuration: .init(
-                metrics: [.wallClock, .mallocCountTotal,
+                metrics: [.wallClock, .cpuTotal, .mallocCountTotal,
                           .custom("samples/s", polarity: .prefersLarger, useScalingFactor: false)],
                 warmupIterations: 0,
                 maxDuration: .seconds(60),
@@ -24,7 +28,7 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let fixture = try SyncBenchmarkFixture(profile: profile)
             defer { fixture.remove() }
-            let report = try await fixture.syncOnce(benchmark: benchmark, gzip: gzip)
+            let report = try await fixture.syncOnce(benchmark: benchmark, gzip: gzip, maxSamplesPerRequest: maxSamples)
             precondition(report.isComplete && report.inserted == fixture.sampleCount,
                          "the sink did not store every sample: \(report)")
             let rate = Double(report.samples) / report.seconds
@@ -59,14 +63,16 @@ struct SyncBenchmarkFixture {
     }
 
     /// Starts a fresh sink, syncs the whole ledger into it (measured), stops the sink.
-    func syncOnce(benchmark: Benchmark, gzip: Bool) async throws -> SyncReport {
+    func syncOnce(benchmark: Benchmark, gzip: Bool, maxSamplesPerRequest: Int) async throws -> SyncReport {
         let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
         let sinkPath = (path as NSString).appendingPathComponent("sink/steps.jsonl")
         let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: sinkPath)
         let box = BenchmarkBox(benchmark: benchmark)
         return try await SinkServer.withRunningSink(configuration: configuration, logger: logger) { port in
             try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", gzip: gzip, concurrency: 3, logger: logger) { uploader in
-                let engine = SyncEngine(store: store, uploader: uploader, configuration: SyncConfiguration(concurrency: 3),
+                let engine = SyncEngine(store: store, uploader: uploader,
+                                        configuration: SyncConfiguration(concurrency: 3,
+                                                                         maxSamplesPerRequest: maxSamplesPerRequest),
                                         logger: logger)
                 box.benchmark.startMeasurement()
                 let report = try await engine.run()

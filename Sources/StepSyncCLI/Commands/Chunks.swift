@@ -4,10 +4,19 @@ import StepSyncCore
 import StepSyncStore
 
 extension StepSyncCommand {
-    /// `stepsync chunks`: the interval ledger, oldest first.
+    /// `stepsync chunks`: the interval ledger, in the order a sync sends it.
     struct Chunks: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the sync intervals, oldest first: range, steps, samples, status.")
+            abstract: "List the sync intervals of every type: type, range, samples, sum, status.",
+            discussion: """
+                Intervals are listed with the history oldest first across types, then deltas (samples added inside \
+                layered ranges), then deletions. The kind column says which: \
+                backfill, delta or deletions (the samples column then counts the deleted samples). Times in the \
+                table are local; --json gives ISO-8601 UTC.
+                Examples:
+                  stepsync chunks --status failed
+                  stepsync chunks --type HeartRate --json
+                """)
 
         @OptionGroup var data: DataDirectoryOptions
 
@@ -15,11 +24,15 @@ extension StepSyncCommand {
                                    valueName: "status"),
                 transform: { text in
                     guard let status = IntervalStatus(rawValue: text) else {
-                        throw ValidationError("--status must be pending, inFlight, synced or failed (got '\(text)').")
+                        throw ValidationError("--status must be pending, inFlight, synced or failed (got '\(text.prefix(64))').")
                     }
                     return status
                 })
         var status: IntervalStatus?
+
+        @Option(name: .customLong("type"),
+                help: ArgumentHelp("Only intervals of this type (e.g. StepCount, HeartRate); repeatable.", valueName: "type"))
+        var types: [String] = []
 
         @Flag(help: "Print a JSON array instead of a table (times in ISO-8601 UTC).")
         var json = false
@@ -28,22 +41,16 @@ extension StepSyncCommand {
 
         func run() async throws {
             let store = try data.openStore()
-            let intervals = try store.intervals(of: .stepCount, status: status.map { [$0] })
+            let selected = try SampleTypeArgument.resolve(types, among: try store.sampleTypes())
+            let intervals = try store.intervals(types: selected, status: status.map { [$0] })
             if try chart.writeIfRequested(intervals) { return }
             if json {
-                try JSONOutput.print(intervals.map { interval -> [String: Any] in
-                    [
-                        "id": interval.id, "start": ISO8601Millis.format(interval.range.start),
-                        "end": ISO8601Millis.format(interval.range.end), "steps": interval.steps,
-                        "samples": interval.samples, "status": interval.status.rawValue,
-                        "oversize": interval.oversize, "attempts": interval.attempts,
-                        "lastError": interval.lastError.map { $0 as Any } ?? NSNull(),
-                    ]
-                })
+                try JSONOutput.print(intervals.map(Self.jsonObject))
                 return
             }
             if intervals.isEmpty {
-                print(status == nil ? "The ledger is empty: run `stepsync layer` first." : "No \(status!.rawValue) intervals.")
+                print(status == nil && selected == nil ? "The ledger is empty: run `stepsync layer` first."
+                      : "No \(status?.rawValue ?? "such") intervals.")
                 return
             }
             let formatter = DateFormatter()
@@ -52,11 +59,37 @@ extension StepSyncCommand {
             formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
             func local(_ ms: Int64) -> String { formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) }
             let rows = intervals.map { interval in
-                ["\(interval.id)", local(interval.range.start), local(interval.range.end), Format.number(interval.steps),
-                 Format.number(interval.samples), interval.status.rawValue, interval.oversize ? "oversize" : ""]
+                ["\(interval.id)", interval.type.shortName, Self.kindName(interval), local(interval.range.start),
+                 local(interval.range.end), Format.number(interval.samples),
+                 interval.kind == .samples && interval.type.kind == .cumulative ? Format.number(interval.steps) : "",
+                 interval.status.rawValue, interval.oversize ? "oversize" : ""]
             }
-            print(Format.table(header: ["id", "from (\(TimeZone.current.identifier))", "to", "steps", "samples", "status", ""],
+            print(Format.table(header: ["id", "type", "kind", "from (\(TimeZone.current.identifier))", "to", "samples",
+                                        "sum", "status", ""],
                                rows: rows))
+        }
+
+        /// `backfill`, `delta` or `deletions`.
+        static func kindName(_ interval: SyncInterval) -> String {
+            interval.kind == .deletions ? "deletions" : interval.seqAfter > 0 ? "delta" : "backfill"
+        }
+
+        /// One interval in `--json`: `steps` for step counts, `sum` for other cumulative types, neither otherwise.
+        static func jsonObject(_ interval: SyncInterval) -> [String: Any] {
+            var object: [String: Any] = [
+                "id": interval.id, "type": interval.type.rawValue, "kind": kindName(interval),
+                "start": ISO8601Millis.format(interval.range.start), "end": ISO8601Millis.format(interval.range.end),
+                "samples": interval.samples, "status": interval.status.rawValue, "oversize": interval.oversize,
+                "attempts": interval.attempts, "lastError": interval.lastError.map { $0 as Any } ?? NSNull(),
+            ]
+            if interval.kind == .samples {
+                if interval.type == .stepCount {
+                    object["steps"] = interval.steps
+                } else if interval.type.kind == .cumulative {
+                    object["sum"] = interval.steps
+                }
+            }
+            return object
         }
     }
 }

@@ -7,13 +7,17 @@ extension StepSyncCommand {
     /// `stepsync delete`: a user deleting data. Deleted samples leave tombstones that the next sync sends.
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete step samples from the store, by uuid or by time range; the next sync deletes them from the sink.",
+            abstract: "Delete samples from the store, by uuid or by time range; the next sync deletes them from the sink.",
             discussion: """
                 Each deleted sample leaves a tombstone (uuid, type, change sequence), as HealthKit's deleted objects \
-                do; `stepsync layer` turns them into deletion work and `stepsync sync` sends it (POST /steps/delete).
+                do; `stepsync layer` turns them into deletion work and `stepsync sync` sends it. --uuid deletes \
+                samples of any type. A time range deletes step samples unless --type names other types (repeatable) \
+                or --all-types is given: deleting less by default is the safer mistake.
                 Examples:
                   stepsync delete --uuid D67311EE-FACB-41AA-B202-8D266F3EDE18 --yes
                   stepsync delete --from 2025-05-11T00:00:00.000Z --to 2025-05-12T00:00:00.000Z --yes
+                  stepsync delete --from 2025-05-11T00:00:00.000Z --to 2025-05-12T00:00:00.000Z --type HeartRate --yes
+                  stepsync delete --from 2025-05-11T00:00:00.000Z --to 2025-05-12T00:00:00.000Z --all-types --yes
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
@@ -21,11 +25,19 @@ extension StepSyncCommand {
         @Option(name: .customLong("uuid"), parsing: .upToNextOption, help: "Uuids of samples to delete.")
         var uuids: [String] = []
 
-        @Option(help: "Delete step samples starting at or after this ISO-8601 instant (with --to).")
+        @Option(help: "Delete samples starting at or after this ISO-8601 instant (with --to).")
         var from: String?
 
-        @Option(help: "Delete step samples starting before this ISO-8601 instant (with --from).")
+        @Option(help: "Delete samples starting before this ISO-8601 instant (with --from).")
         var to: String?
+
+        @Option(name: .customLong("type"),
+                help: ArgumentHelp("With --from/--to: delete samples of this type (e.g. HeartRate) instead of step counts; repeatable.",
+                                   valueName: "type"))
+        var types: [String] = []
+
+        @Flag(help: "With --from/--to: delete samples of every type.")
+        var allTypes = false
 
         @Flag(help: "Do not ask for confirmation.")
         var yes = false
@@ -40,6 +52,12 @@ extension StepSyncCommand {
             }
             guard !(byRange && !uuids.isEmpty) else {
                 throw ValidationError("Use either --uuid or --from/--to, not both.")
+            }
+            guard byRange || (types.isEmpty && !allTypes) else {
+                throw ValidationError("--type and --all-types go with --from/--to; --uuid deletes samples of any type.")
+            }
+            guard !(allTypes && !types.isEmpty) else {
+                throw ValidationError("Use either --type or --all-types, not both.")
             }
             for uuid in uuids where UUID(uuidString: uuid) == nil {
                 throw ValidationError("--uuid \(uuid) is not a uuid (expected e.g. D67311EE-FACB-41AA-B202-8D266F3EDE18).")
@@ -58,9 +76,12 @@ extension StepSyncCommand {
 
         func run() async throws {
             let store = try data.openStore()
+            let selected: Set<SampleType>? = allTypes ? nil
+                : try SampleTypeArgument.resolve(types, among: try store.sampleTypes()) ?? [.stepCount]
             let what: String
             if let from, let to {
-                what = "every step sample starting in [\(from), \(to))"
+                let names = selected.map { $0.map(\.shortName).sorted().joined(separator: ", ") } ?? "every type"
+                what = "every sample (\(names)) starting in [\(from), \(to))"
             } else {
                 what = "\(uuids.count) sample\(uuids.count == 1 ? "" : "s") by uuid"
             }
@@ -69,15 +90,21 @@ extension StepSyncCommand {
             }
             let summary: DeleteSummary
             if let from, let to, let a = ISO8601Millis.parse(from), let b = ISO8601Millis.parse(to) {
-                summary = try store.deleteSamples(of: .stepCount, in: TimeRange(start: a, end: b))
+                summary = try store.deleteSamples(of: selected, in: TimeRange(start: a, end: b))
             } else {
                 summary = try store.deleteSamples(uuids: uuids.compactMap(UUID.init(uuidString:)))
             }
             if json {
-                try JSONOutput.print(["samples": summary.deleted, "deleted": summary.deleted,
-                                      "steps": Int64(summary.deletedValue.rounded()), "missing": summary.missing])
+                try JSONOutput.print([
+                    "samples": summary.deleted, "steps": Int64(summary.deletedSteps.rounded()), "missing": summary.missing,
+                    "types": Dictionary(uniqueKeysWithValues: summary.deletedByType.map { ($0.key.rawValue, $0.value) }),
+                ] as [String: Any])
             } else {
-                print("Deleted \(Format.number(summary.deleted)) samples (\(Format.number(summary.deletedValue)) steps)"
+                let byType = summary.deletedByType.sorted { $0.key < $1.key }
+                    .map { "\(Format.number($0.value)) \($0.key.shortName)" }.joined(separator: ", ")
+                print("Deleted \(Format.number(summary.deleted)) samples"
+                      + (byType.isEmpty ? "" : " (\(byType)")
+                      + (summary.deletedSteps > 0 ? "; \(Format.number(summary.deletedSteps)) steps)" : byType.isEmpty ? "" : ")")
                       + (summary.missing > 0 ? "; \(summary.missing) uuid(s) were not in the store." : ".")
                       + " Run `stepsync layer` and `stepsync sync` to delete them from the sink.")
             }

@@ -44,6 +44,11 @@ extension StepSyncCommand {
         @Option(help: "The most intervals in flight at once.")
         var concurrency = 3
 
+        @Option(name: .customLong("request-samples"),
+                help: ArgumentHelp("The most samples one request carries when it packs consecutive small intervals (0: one interval per request).",
+                                   valueName: "n"))
+        var requestSamples = SyncConfiguration.defaultMaxSamplesPerRequest
+
         @Flag(help: "Keep the temporary data directory and print where it is.")
         var keep = false
 
@@ -54,6 +59,9 @@ extension StepSyncCommand {
             guard (1...200).contains(years) else { throw ValidationError("--years must be between 1 and 200 (got \(years)).") }
             guard (1...64).contains(concurrency) else {
                 throw ValidationError("--concurrency must be between 1 and 64 (got \(concurrency)).")
+            }
+            guard requestSamples >= 0 else {
+                throw ValidationError("--request-samples must be at least 0 (0: one interval per request), not \(requestSamples)")
             }
             _ = try Generate.resolveTypes(types, profile: profile)
         }
@@ -98,6 +106,10 @@ extension StepSyncCommand {
                 + "\(generated.days) days (\(profile.rawValue), seed \(seed)) in \(Format.duration(generated.seconds)) "
                 + "— \(Format.number(Int(generated.samplesPerSecond))) samples/s")
 
+            // The writer's page cache is full of the decade just written, and nothing below needs it: give it back
+            // (the demo's peak memory is otherwise that cache plus everything that follows).
+            store.releaseMemory()
+
             // 2. Layer, type by type.
             let layerStart = ContinuousClock.now
             var queries = 0
@@ -125,32 +137,38 @@ extension StepSyncCommand {
                                                     withIntermediateDirectories: true)
             let storage = try JSONLStorage(stepsPath: sinkPath, durable: true, logger: logger)
             let concurrency = concurrency
+            let requestSamples = requestSamples
             let stop = SyncStop()
             let checkedTypes = figures.map(\.type)
-            let (report, sinkDigests, checkSeconds) = try await SignalHandlers.withStopOnSignals(stop) {
+            let (report, syncCPUSeconds, sinkDigests, checkSeconds) = try await SignalHandlers.withStopOnSignals(stop) {
                 try await SinkServer.withRunningSink(configuration: sinkConfiguration, storage: storage,
                                                      authenticator: SharedTokenAuthenticator(token: nil), logger: logger) { port in
                     if !quiet { print("3. serve     sink on http://127.0.0.1:\(port), appending to \(root) (fdatasync per group commit)") }
+                    let cpuBefore = Self.cpuSeconds()
                     let report = try await HTTPUploader.withUploader(
                         server: "http://127.0.0.1:\(port)", concurrency: concurrency, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader,
-                                                configuration: SyncConfiguration(concurrency: concurrency), logger: logger)
+                                                configuration: SyncConfiguration(concurrency: concurrency,
+                                                                                 maxSamplesPerRequest: requestSamples),
+                                                logger: logger)
                         var reporter = ProgressReporter(label: "intervals", enabled: !quiet)
                         let report = try await engine.run(stop: stop) { reporter.update($0) }
                         reporter.finish()
                         return report
                     }
+                    let syncCPUSeconds = Self.cpuSeconds() - cpuBefore
                     let checkStart = ContinuousClock.now
                     var digests: [SampleType: UUIDSetDigest] = [:]
                     for type in checkedTypes { digests[type] = try await Self.sinkDigest(of: type, in: storage) }
-                    return (report, digests, Self.seconds(since: checkStart))
+                    return (report, syncCPUSeconds, digests, Self.seconds(since: checkStart))
                 }
             }
             say("4. sync      \(Format.number(report.synced)) intervals, \(Format.number(report.samples)) samples "
                 + "(\(Format.number(report.inserted)) inserted, \(Format.number(report.duplicates)) duplicates) "
                 + "with \(concurrency) concurrent tasks in \(Format.duration(report.seconds)) "
-                + "— \(Format.number(report.samplesPerSecond.rounded())) samples/s")
+                + "— \(Format.number(report.samplesPerSecond.rounded())) samples/s, "
+                + "\(Format.duration(syncCPUSeconds)) of CPU (client, sink and SQLite)")
 
             // 5. Check, type by type: the sink holds exactly the store's uuids.
             let storeCheckStart = ContinuousClock.now
@@ -173,6 +191,7 @@ extension StepSyncCommand {
                 try JSONOutput.print([
                     "dataDir": keep ? root : NSNull(),
                     "profile": profile.rawValue, "years": years, "seed": seed, "concurrency": concurrency,
+                    "requestSamples": requestSamples,
                     "samples": sumSamples, "steps": Int64((stepFigures?.steps ?? 0).rounded()),
                     "generateSeconds": generated.seconds,
                     "intervals": intervals, "lowerBound": lowerBound, "largestSteps": stepFigures?.largestSteps ?? 0,
@@ -180,6 +199,7 @@ extension StepSyncCommand {
                     "synced": report.synced, "failed": report.failed, "inserted": report.inserted,
                     "duplicates": report.duplicates, "syncSeconds": report.seconds,
                     "samplesPerSecond": report.samplesPerSecond.rounded(),
+                    "syncCPUSeconds": syncCPUSeconds, "maxRSSMegabytes": Self.maxRSSMegabytes(),
                     "sinkSamples": figures.reduce(0) { $0 + $1.sink.count }, "checkSeconds": verifySeconds,
                     "exact": exact,
                     "types": Dictionary(uniqueKeysWithValues: figures.map { f in
@@ -225,6 +245,34 @@ extension StepSyncCommand {
                              + (f.type == .stepCount ? "  (\(Format.number(f.steps)) steps)" : ""))
             }
             return lines.joined(separator: "\n")
+        }
+
+        /// The CPU time (user + system) this process has used so far, every thread: the client, the sink and SQLite
+        /// together — what the sync costs on a shared machine, whatever the load.
+        static func cpuSeconds() -> Double {
+            let usage = selfUsage()
+            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        }
+
+        /// The process's peak resident memory so far, in MB (`ru_maxrss`: KiB on Linux, bytes on macOS).
+        static func maxRSSMegabytes() -> Double {
+            let usage = selfUsage()
+            #if canImport(Darwin)
+            return Double(usage.ru_maxrss) / 1_048_576
+            #else
+            return Double(usage.ru_maxrss) / 1_024
+            #endif
+        }
+
+        private static func selfUsage() -> rusage {
+            var usage = rusage()
+            #if canImport(Darwin)
+            _ = getrusage(RUSAGE_SELF, &usage)
+            #else
+            _ = getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            #endif
+            return usage
         }
 
         static func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -4,26 +4,44 @@ import StepSyncCore
 import StepSyncStore
 
 extension StepSyncCommand {
-    /// `stepsync layer`: partitions the step history into ≤ `--max-steps` intervals and appends them to the ledger.
+    /// `stepsync layer`: partitions the history of every sample type into bounded intervals and appends them to the
+    /// ledger.
     struct Layer: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Partition the step history into bounded sync intervals, from statistics queries only.",
+            abstract: "Partition the history of every sample type into bounded sync intervals, from statistics queries only.",
             discussion: """
-                Every interval holds at most --max-steps steps and --max-samples samples, unless its content cannot \
-                be split (one sample over the limit, or more samples than the limit in one millisecond): it is then \
-                marked oversize. Running it again layers only what changed since the previous run: samples after the \
+                Intervals are per type. Step-count intervals hold at most --max-steps steps and --max-samples \
+                samples; every other type's intervals at most --max-samples samples (and, for a cumulative type such \
+                as distance or energy, at most the sum given with --max-sum). An interval whose content cannot be \
+                split (one sample over the limit, or more samples than the limit in one millisecond) is marked \
+                oversize. Running it again layers only what changed since the previous run: samples after the \
                 ledger's end become new intervals, samples added inside layered ranges become delta intervals, and \
                 deletions become deletion intervals. Intervals already in the ledger, and their sync progress, are \
-                never changed. The limits apply to the intervals a run creates.
+                never changed. The first run after `stepsync reset` also sends again every deletion the sink has \
+                not acknowledged.
+                Examples:
+                  stepsync layer
+                  stepsync layer --type StepCount --type HeartRate --max-samples 2000
+                  stepsync layer --max-sum DistanceWalkingRunning=20 --json
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
 
-        @Option(help: ArgumentHelp("The most steps an interval may hold.", valueName: "n"))
+        @Option(name: .customLong("type"),
+                help: ArgumentHelp("Layer only this type (a short name such as HeartRate, or a HealthKit identifier); repeatable. Default: every type.",
+                                   valueName: "type"))
+        var types: [String] = []
+
+        @Option(help: ArgumentHelp("The most steps a step-count interval may hold.", valueName: "n"))
         var maxSteps = 10_000
 
-        @Option(help: ArgumentHelp("The most samples an interval may hold.", valueName: "n"))
+        @Option(help: ArgumentHelp("The most samples an interval of any type may hold.", valueName: "n"))
         var maxSamples = 5_000
+
+        @Option(name: .customLong("max-sum"),
+                help: ArgumentHelp("A sum limit for a cumulative type other than steps, as TYPE=N (e.g. DistanceWalkingRunning=20); repeatable.",
+                                   valueName: "type=n"))
+        var maxSums: [String] = []
 
         @Flag(help: "Print one JSON object instead of a summary.")
         var json = false
@@ -31,34 +49,52 @@ extension StepSyncCommand {
         func validate() throws {
             guard maxSteps > 0 else { throw ValidationError("--max-steps must be positive (got \(maxSteps)).") }
             guard maxSamples > 0 else { throw ValidationError("--max-samples must be positive (got \(maxSamples)).") }
+            for entry in maxSums {
+                let parts = entry.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let value = Double(parts[1]), value > 0, value.isFinite else {
+                    throw ValidationError("--max-sum \(String(entry.prefix(64))) is not TYPE=N with N > 0 (e.g. DistanceWalkingRunning=20).")
+                }
+            }
         }
 
         func run() async throws {
             let clock = ContinuousClock()
             let started = clock.now
             let store = try data.openStore()
-            let engine = LayeringEngine(maxSteps: Double(maxSteps), maxSamples: maxSamples)
-            let report = try store.layer(type: .stepCount, engine: engine)
+            let known = try store.sampleTypes()
+            let selected = try SampleTypeArgument.resolve(types, among: known)
+            var sums: [SampleType: Double] = [:]
+            for entry in maxSums {
+                let parts = entry.split(separator: "=", maxSplits: 1)
+                let type = try SampleTypeArgument.resolve(String(parts[0]), among: known, option: "--max-sum")
+                let value = Double(parts[1])!
+                if let problem = LayeringLimits.sumLimitProblem(type, value) {
+                    throw ValidationError("--max-sum \(String(entry.prefix(64))): \(problem).")
+                }
+                sums[type] = value
+            }
+            let limits = LayeringLimits(maxSteps: Double(maxSteps), maxSamples: maxSamples, maxSums: sums)
+            let report = try store.layer(types: selected, limits: limits)
             let elapsed = clock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            let ledger = try store.intervalSummary(of: .stepCount)
-            let sampleIntervals = report.intervals.filter { $0.kind == .samples }
-            let steps = sampleIntervals.reduce(0.0) { $0 + $1.steps }
-            let samples = sampleIntervals.reduce(0) { $0 + $1.samples }
-            let oversize = sampleIntervals.filter(\.oversize).count
-            let largest = sampleIntervals.max { $0.steps < $1.steps }
-            let lowerBound = Int((steps / Double(maxSteps)).rounded(.up))
+            let ledger = try store.ledgerSummary()
+            let steps = report.plan[.stepCount]?.sampleIntervals ?? []
+            let stepSum = steps.reduce(0.0) { $0 + $1.steps }
+            let lowerBound = Int((stepSum / Double(maxSteps)).rounded(.up))
+            let sampleIntervals = report.types.flatMap(\.sampleIntervals)
 
             if json {
                 var object: [String: Any] = [
-                    "intervals": report.intervals.count, "totalIntervals": ledger.intervals,
+                    "intervals": report.intervals.count, "totalIntervals": ledger.overall.intervals,
                     "appended": report.appended, "deltas": report.deltas,
                     "deletionIntervals": report.deletionIntervals, "deletedSamples": report.deletedSamples,
-                    "steps": steps, "samples": samples, "oversize": oversize,
+                    "steps": stepSum, "samples": sampleIntervals.reduce(0) { $0 + $1.samples },
+                    "oversize": sampleIntervals.filter(\.oversize).count,
                     "queries": report.queries, "seconds": seconds, "maxSteps": maxSteps, "maxSamples": maxSamples,
                     "lowerBound": lowerBound, "anchor": report.anchor, "upToDate": report.upToDate,
+                    "types": Dictionary(uniqueKeysWithValues: report.types.map { ($0.type.rawValue, Self.jsonObject($0)) }),
                 ]
-                if let largest { object["largestSteps"] = largest.steps }
+                if let largest = steps.max(by: { $0.steps < $1.steps }) { object["largestSteps"] = largest.steps }
                 if let first = sampleIntervals.map(\.range.start).min(), let last = sampleIntervals.map(\.range.end).max() {
                     object["start"] = ISO8601Millis.format(first)
                     object["end"] = ISO8601Millis.format(last)
@@ -66,21 +102,48 @@ extension StepSyncCommand {
                 try JSONOutput.print(object)
                 return
             }
-            if report.upToDate {
+            if report.types.isEmpty {
+                print("The store holds no samples to layer. Fill it with `stepsync generate` or `stepsync import`.")
+            } else if report.upToDate {
                 print("The store has not changed since the last layering run: the ledger is unchanged "
-                      + "(\(Format.number(ledger.intervals)) intervals).")
-            } else if report.intervals.isEmpty {
-                print("No step samples to layer.")
+                      + "(\(Format.number(ledger.overall.intervals)) intervals).")
             } else {
                 print("layered \(Format.number(report.intervals.count)) new intervals "
-                      + "(\(Format.number(ledger.intervals)) in the ledger): \(Format.number(report.appended)) after the "
+                      + "(\(Format.number(ledger.overall.intervals)) in the ledger): \(Format.number(report.appended)) after the "
                       + "ledger's end, \(Format.number(report.deltas)) delta, \(Format.number(report.deletionIntervals)) "
                       + "deletion (\(Format.number(report.deletedSamples)) samples deleted)")
-                print("steps: \(Format.number(steps)) in \(Format.number(samples)) samples; "
-                      + "lower bound ⌈steps ÷ \(Format.number(maxSteps))⌉ = \(Format.number(lowerBound)) intervals")
-                print("largest interval: \(Format.number(largest?.steps ?? 0)) steps; oversize: \(oversize)")
+                print(Format.table(
+                    header: ["type", "new", "backfill", "delta", "deletion", "samples", "sum", "oversize"],
+                    rows: report.types.filter { !$0.intervals.isEmpty }.map { plan in
+                        let intervals = plan.sampleIntervals
+                        let sum = intervals.reduce(0.0) { $0 + $1.steps }
+                        return [plan.type.shortName, Format.number(plan.intervals.count), Format.number(plan.appended),
+                                Format.number(plan.deltas), Format.number(plan.deletionIntervals),
+                                Format.number(intervals.reduce(0) { $0 + $1.samples }),
+                                plan.type.kind == .cumulative ? Format.number(sum) : "",
+                                Format.number(intervals.filter(\.oversize).count)]
+                    }))
+                if !steps.isEmpty {
+                    print("steps: \(Format.number(stepSum)); lower bound ⌈steps ÷ \(Format.number(maxSteps))⌉ = "
+                          + "\(Format.number(lowerBound)) intervals; largest interval: "
+                          + "\(Format.number(steps.map(\.steps).max() ?? 0)) steps")
+                }
             }
             print("statistics queries: \(report.queries), time: \(Format.duration(seconds))")
+        }
+
+        /// One type's part of `--json`: counts, and the sum where the type's values add up.
+        static func jsonObject(_ plan: TypeLayeringPlan) -> [String: Any] {
+            let intervals = plan.sampleIntervals
+            var object: [String: Any] = [
+                "kind": plan.type.kind.rawValue, "intervals": plan.intervals.count, "appended": plan.appended,
+                "deltas": plan.deltas, "deletionIntervals": plan.deletionIntervals,
+                "deletedSamples": plan.deletedSamples, "samples": intervals.reduce(0) { $0 + $1.samples },
+                "oversize": intervals.filter(\.oversize).count, "queries": plan.queries, "upToDate": plan.upToDate,
+            ]
+            let sum = intervals.reduce(0.0) { $0 + $1.steps }
+            if plan.type == .stepCount { object["steps"] = sum } else if plan.type.kind == .cumulative { object["sum"] = sum }
+            return object
         }
     }
 }

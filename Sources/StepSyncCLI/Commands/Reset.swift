@@ -10,8 +10,15 @@ extension StepSyncCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete the interval ledger (and with --remote, everything the sink holds).",
             discussion: """
-                The samples stay in the store; run `stepsync layer` to plan intervals again. Asks first unless \
-                --yes; without a terminal on stdin, --yes is required.
+                The samples stay in the store; run `stepsync layer` to plan intervals again (it also plans again \
+                every deletion the sink has not acknowledged, so samples deleted since they were synced are deleted \
+                at the sink too). With --remote the ledger is cleared first, then the sink is emptied: if emptying \
+                fails, the ledger claims nothing and the next layer + sync sends everything again (the sink \
+                de-duplicates); run `reset --remote` again to empty it. Asks first unless --yes; without a terminal \
+                on stdin, --yes is required.
+                Examples:
+                  stepsync reset --yes
+                  stepsync reset --remote --server http://127.0.0.1:8000 --yes
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
@@ -39,7 +46,7 @@ extension StepSyncCommand {
             let store = try StepStore(dataDirectory: directory)
             let what = remote ? "the interval ledger of \(store.path) and everything the sink at \(server) holds"
                 : "the interval ledger of \(store.path)"
-            let count = try store.intervalSummary().intervals
+            let count = try store.ledgerSummary().overall.intervals
             guard try Confirmation.confirm("Delete \(count) intervals: \(what)?", assumeYes: yes) else {
                 print("Nothing deleted.")
                 return
@@ -47,15 +54,25 @@ extension StepSyncCommand {
             let token = token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
             let logger = Logger(label: "stepsync.reset") { StreamLogHandler.standardError(label: $0) }
             let remote = remote
+            let server = server
             try await SyncLock.withLock(path: directory.syncLockPath) {
-                if remote {
+                // The ledger first: whatever happens next, it never claims what the sink no longer holds.
+                let deleted = try store.deleteIntervals()
+                print("deleted \(deleted) intervals from the ledger")
+                guard remote else { return }
+                do {
                     let answer = try await HTTPUploader.withUploader(server: server, token: token, logger: logger) {
                         try await $0.deleteAll()
                     }
                     print("sink emptied: \(answer)")
+                } catch {
+                    FileHandle.standardError.write(Data("""
+                        stepsync reset: the ledger is cleared, but the sink at \(server) may still hold samples: \(error)
+                        Run `stepsync reset --remote` again to empty it (or `stepsync layer` and `stepsync sync` to send \
+                        everything again; the sink de-duplicates).\n
+                        """.utf8))
+                    throw ExitCode.failure
                 }
-                let deleted = try store.deleteIntervals()
-                print("deleted \(deleted) intervals from the ledger")
             }
         }
     }

@@ -4,14 +4,23 @@ import StepSyncCore
 import StepSyncStore
 
 extension StepSyncCommand {
-    /// `stepsync stats`: what the store holds, per type and source.
+    /// `stepsync stats`: what the store holds, per type and source, with the figures that mean something per kind.
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show what the sample store holds: samples and sums per type and source, first and last date.")
+            abstract: "Show what the sample store holds per type and source: sums, ranges or durations by kind of type.",
+            discussion: """
+                Cumulative types (steps, distance, energy, flights) show their sum; discrete types (heart rate, HRV, \
+                weight, SpO2) count, minimum, average and maximum; category types (sleep, mindful) and workouts \
+                count and total duration. Values of one type in different units are never added together.
+                Examples:
+                  stepsync stats
+                  stepsync stats --json
+                  stepsync stats --daily --from 2025-05-01 --to 2025-05-31 --tz Europe/Berlin --json
+                """)
 
         @OptionGroup var data: DataDirectoryOptions
 
-        @Flag(help: "Print one JSON object instead of a table.")
+        @Flag(help: "Print one JSON object instead of tables (instants in ISO-8601 UTC, durations in seconds).")
         var json = false
 
         @OptionGroup var daily: DailyStatsOptions
@@ -19,42 +28,129 @@ extension StepSyncCommand {
         func run() async throws {
             let store = try data.openStore()
             if daily.daily { return try daily.run(store: store, json: json) }
-            let summaries = try store.sourceSummaries()
-            let steps = summaries.filter { $0.type == SampleType.stepCount.rawValue }
-            let stepSamples = steps.reduce(0) { $0 + $1.samples }
-            let stepSum = steps.reduce(0.0) { $0 + $1.sum }
+            let statistics = try store.sampleStatistics()
             if json {
-                var types: [String: Any] = [:]
-                for s in summaries {
-                    var entry = types[s.type] as? [String: Any] ?? ["samples": 0, "sum": 0.0, "sources": [[String: Any]]()]
-                    entry["samples"] = (entry["samples"] as! Int) + s.samples
-                    entry["sum"] = (entry["sum"] as! Double) + s.sum
-                    var sources = entry["sources"] as! [[String: Any]]
-                    sources.append(["source": s.source, "samples": s.samples, "sum": s.sum,
-                                    "first": ISO8601Millis.format(s.firstStartMs), "last": ISO8601Millis.format(s.lastStartMs)])
-                    entry["sources"] = sources
-                    types[s.type] = entry
+                try JSONOutput.print(Self.jsonObject(statistics))
+            } else {
+                print(Self.tables(statistics, path: store.path))
+            }
+        }
+
+        // MARK: - Per kind
+
+        /// The rows of each type, merged per type, with the units they use.
+        struct TypeTotals {
+            var type: SampleType
+            var total: SampleStatistics
+            var units: [String]
+            var sources: [SampleStatistics]
+            /// Value figures (sum, min, average, max) of the whole type mean something only in one unit.
+            var oneUnit: Bool { units.count == 1 }
+        }
+
+        static func byType(_ statistics: [SampleStatistics]) -> [TypeTotals] {
+            var result: [TypeTotals] = []
+            for row in statistics {
+                if let last = result.indices.last, result[last].type == row.type {
+                    result[last].total.merge(row)
+                    if !result[last].units.contains(row.unit) { result[last].units.append(row.unit) }
+                    result[last].sources.append(row)
+                } else {
+                    result.append(TypeTotals(type: row.type, total: row, units: [row.unit], sources: [row]))
                 }
-                var object: [String: Any] = ["samples": stepSamples, "steps": Int64(stepSum.rounded()), "types": types]
-                if let first = steps.map(\.firstStartMs).min(), let last = steps.map(\.lastStartMs).max() {
-                    object["first"] = ISO8601Millis.format(first)
-                    object["last"] = ISO8601Millis.format(last)
+            }
+            return result
+        }
+
+        /// `stats --json`: `samples` (every type), `steps` (sum of step counts), `first`/`last`, and per type its
+        /// kind, samples, units, span, the figures of its kind and its sources.
+        static func jsonObject(_ statistics: [SampleStatistics]) -> [String: Any] {
+            let types = byType(statistics)
+            var object: [String: Any] = [
+                "samples": statistics.reduce(0) { $0 + $1.samples },
+                "steps": Int64((types.first { $0.type == .stepCount }?.total.sum ?? 0).rounded()),
+                "types": Dictionary(uniqueKeysWithValues: types.map { totals -> (String, Any) in
+                    var entry = figures(totals.total, values: totals.oneUnit)
+                    entry["units"] = totals.units
+                    entry["sources"] = totals.sources.map { source -> [String: Any] in
+                        var item = figures(source, values: true)
+                        item["source"] = source.source
+                        item["unit"] = source.unit
+                        return item
+                    }
+                    return (totals.type.rawValue, entry)
+                }),
+            ]
+            if let first = statistics.map(\.firstStartMs).min(), let last = statistics.map(\.lastStartMs).max() {
+                object["first"] = ISO8601Millis.format(first)
+                object["last"] = ISO8601Millis.format(last)
+            }
+            return object
+        }
+
+        /// The keys of one entry: always `kind`, `samples`, `first`, `last`; then `sum` (cumulative), `min`,
+        /// `average`, `max` (discrete) or `durationSeconds` (category, workout). `values: false` leaves out the
+        /// value figures (a type recorded in several units).
+        static func figures(_ s: SampleStatistics, values: Bool) -> [String: Any] {
+            var entry: [String: Any] = [
+                "kind": s.kind.rawValue, "samples": s.samples,
+                "first": ISO8601Millis.format(s.firstStartMs), "last": ISO8601Millis.format(s.lastStartMs),
+            ]
+            switch s.kind {
+            case .cumulative:
+                if values { entry["sum"] = s.sum }
+            case .discrete:
+                if values {
+                    entry["min"] = s.minimum
+                    entry["average"] = s.average
+                    entry["max"] = s.maximum
                 }
-                try JSONOutput.print(object)
-                return
+            case .category, .workout:
+                entry["durationSeconds"] = Double(s.durationMs) / 1000
             }
-            if summaries.isEmpty {
-                print("The store \(store.path) holds no samples. Fill it with `stepsync generate` or `stepsync import`.")
-                return
+            return entry
+        }
+
+        /// One table per kind, each with the columns that mean something for it.
+        static func tables(_ statistics: [SampleStatistics], path: String) -> String {
+            guard !statistics.isEmpty else {
+                return "The store \(path) holds no samples. Fill it with `stepsync generate` or `stepsync import`."
             }
-            print("\(store.path)")
-            print("step samples: \(stepSamples), steps: \(Int64(stepSum.rounded()))")
-            let rows = summaries.map { s in
-                [SampleType(s.type).shortName, s.source, "\(s.samples)", Format.number(s.sum),
-                 ISO8601Millis.format(s.firstStartMs).prefix(10).description,
-                 ISO8601Millis.format(s.lastStartMs).prefix(10).description]
+            let total = statistics.reduce(0) { $0 + $1.samples }
+            let steps = statistics.filter { $0.type == .stepCount }.reduce(0.0) { $0 + $1.sum }
+            var out = ["\(path)", "\(Format.number(total)) samples; steps: \(Format.number(steps.rounded()))"]
+            func day(_ ms: Int64) -> String { String(ISO8601Millis.format(ms).prefix(10)) }
+            for kind in SampleKind.allCases {
+                let rows = statistics.filter { $0.kind == kind }
+                guard !rows.isEmpty else { continue }
+                let span: (SampleStatistics) -> [String] = { [day($0.firstStartMs), day($0.lastStartMs)] }
+                let lead: (SampleStatistics) -> [String] = { [$0.type.shortName, $0.source, Format.number($0.samples)] }
+                out.append("")
+                switch kind {
+                case .cumulative:
+                    out.append("cumulative (sums)")
+                    out.append(Format.table(header: ["type", "source", "samples", "sum", "unit", "first", "last"],
+                                            rows: rows.map { lead($0) + [Format.number($0.sum), $0.unit] + span($0) }))
+                case .discrete:
+                    out.append("discrete (readings)")
+                    out.append(Format.table(
+                        header: ["type", "source", "samples", "min", "average", "max", "unit", "first", "last"],
+                        rows: rows.map { lead($0) + [decimal($0.minimum), decimal($0.average), decimal($0.maximum), $0.unit] + span($0) }))
+                case .category, .workout:
+                    out.append(kind == .category ? "category (spans)" : "workouts")
+                    out.append(Format.table(header: ["type", "source", "samples", "duration (h)", "first", "last"],
+                                            rows: rows.map { lead($0) + [decimal(Double($0.durationMs) / 3_600_000)] + span($0) }))
+                }
             }
-            print(Format.table(header: ["type", "source", "samples", "sum", "first", "last"], rows: rows))
+            return out.joined(separator: "\n")
+        }
+
+        /// A value for people: up to two decimals, trailing zeros dropped.
+        static func decimal(_ value: Double) -> String {
+            var text = String(format: "%.2f", value)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+            return text
         }
     }
 }

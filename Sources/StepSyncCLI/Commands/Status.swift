@@ -4,44 +4,110 @@ import StepSyncCore
 import StepSyncStore
 
 extension StepSyncCommand {
-    /// `stepsync status`: the ledger summarised by status, and the share of steps synced.
+    /// `stepsync status`: the ledger summarised by status, per type and overall.
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Summarise the sync intervals by status and show the share of steps synced.")
+            abstract: "Summarise the sync intervals by status, per type, and show the share of samples synced.",
+            discussion: """
+                Also counts the samples a sync left out as invalid (rejected: not sent, the rest of their interval \
+                was), per type and reason.
+                Examples:
+                  stepsync status
+                  stepsync status --type StepCount --json
+                """)
 
         @OptionGroup var data: DataDirectoryOptions
+
+        @Option(name: .customLong("type"),
+                help: ArgumentHelp("Only this type (e.g. StepCount, HeartRate); repeatable.", valueName: "type"))
+        var types: [String] = []
 
         @Flag(help: "Print one JSON object instead of a summary.")
         var json = false
 
         func run() async throws {
             let store = try data.openStore()
-            let summary = try store.intervalSummary(of: .stepCount)
-            let share = summary.steps > 0 ? summary.syncedSteps / summary.steps : 0
+            let selected = try SampleTypeArgument.resolve(types, among: try store.sampleTypes())
+            let ledger = try store.ledgerSummary(types: selected)
+            let rejected = try store.rejectedCountsByReason().filter { selected?.contains($0.key) ?? true }
+            let summary = ledger.overall
+            let share = summary.samples > 0 ? Double(summary.syncedSamples) / Double(summary.samples) : 0
             if json {
-                try JSONOutput.print([
-                    "intervals": summary.intervals, "pending": summary.pending, "inFlight": summary.inFlight,
-                    "synced": summary.synced, "failed": summary.failed, "oversize": summary.oversize,
-                    "steps": summary.steps, "syncedSteps": summary.syncedSteps, "samples": summary.samples,
-                    "syncedSamples": summary.syncedSamples, "syncedShare": share,
-                ] as [String: Any])
+                var object = Self.jsonObject(summary, type: nil)
+                object["syncedShare"] = share
+                object["types"] = Dictionary(uniqueKeysWithValues: ledger.byType.map { ($0.key.rawValue, Self.jsonObject($0.value, type: $0.key)) })
+                object["rejected"] = Self.rejectedObject(rejected)
+                try JSONOutput.print(object)
                 return
             }
-            guard summary.intervals > 0 else {
-                print("The ledger is empty: run `stepsync layer` first.")
-                return
+            var lines: [String] = []
+            if summary.intervals > 0 {
+                var rows = ledger.byType.sorted { $0.key < $1.key }.map { Self.row($0.key.shortName, $0.value) }
+                if ledger.byType.count > 1 { rows.append(Self.row("total", summary)) }
+                lines.append(Format.table(header: ["type", "intervals", "pending", "inFlight", "synced", "failed",
+                                                   "samples synced", "deletions synced"], rows: rows))
+                let percent = String(format: "%.1f", share * 100)
+                var line = "synced: \(Format.number(summary.syncedSamples)) of \(Format.number(summary.samples)) samples (\(percent) %)"
+                if summary.steps > 0 {
+                    line += ", \(Format.number(summary.syncedSteps)) of \(Format.number(summary.steps)) steps"
+                }
+                lines.append(line + "; oversize intervals: \(Format.number(summary.oversize))")
+            } else {
+                lines.append("The ledger is empty: run `stepsync layer` first.")
             }
-            print(Format.table(header: ["status", "intervals"], rows: [
-                ["pending", Format.number(summary.pending)], ["inFlight", Format.number(summary.inFlight)],
-                ["synced", Format.number(summary.synced)], ["failed", Format.number(summary.failed)],
-                ["total", Format.number(summary.intervals)],
-            ]))
-            let percent = String(format: "%.1f", share * 100)
-            print("synced: \(Format.number(summary.syncedSteps)) of \(Format.number(summary.steps)) steps (\(percent) %), "
-                  + "\(Format.number(summary.syncedSamples)) of \(Format.number(summary.samples)) samples; "
-                  + "oversize intervals: \(Format.number(summary.oversize))")
-            print("see them: `stepsync chunks` (a table), `stepsync chunks --svg chunks.svg` (a chart); "
-                  + "the sink's dashboard: http://127.0.0.1:8000/ while `stepsync serve` runs")
+            lines += Self.rejectedLines(rejected)
+            lines.append("see them: `stepsync chunks` (a table), `stepsync chunks --svg chunks.svg` (a chart); "
+                         + "the sink's dashboard: http://127.0.0.1:8000/ while `stepsync serve` runs")
+            print(lines.joined(separator: "\n"))
+        }
+
+        /// The rejected samples for people: nothing when there are none, else a total and a table by type and reason.
+        static func rejectedLines(_ counts: [SampleType: [String: Int]]) -> [String] {
+            let total = counts.values.reduce(0) { $0 + $1.values.reduce(0, +) }
+            guard total > 0 else { return [] }
+            let rows = counts.sorted { $0.key < $1.key }.flatMap { type, reasons in
+                reasons.sorted { $0.key < $1.key }.map { [type.shortName, $0.key, Format.number($0.value)] }
+            }
+            return ["", "rejected (invalid, left out of the sync): \(Format.number(total)) samples",
+                    Format.table(header: ["type", "reason", "samples"], rows: rows)]
+        }
+
+        /// The rejected samples in `--json`: `{"total": N, "types": {"T": {"total": n, "reasons": {"reason": k}}}}`.
+        static func rejectedObject(_ counts: [SampleType: [String: Int]]) -> [String: Any] {
+            let types = counts.map { type, reasons -> (String, Any) in
+                (type.rawValue, ["total": reasons.values.reduce(0, +), "reasons": reasons] as [String: Any])
+            }
+            return ["total": counts.values.reduce(0) { $0 + $1.values.reduce(0, +) },
+                    "types": Dictionary(uniqueKeysWithValues: types)]
+        }
+
+        static func row(_ name: String, _ s: IntervalSummary) -> [String] {
+            [name, Format.number(s.intervals), Format.number(s.pending), Format.number(s.inFlight), Format.number(s.synced),
+             Format.number(s.failed), "\(Format.number(s.syncedSamples)) / \(Format.number(s.samples))",
+             "\(Format.number(s.syncedDeletions)) / \(Format.number(s.deletions))"]
+        }
+
+        /// A summary in `--json`: counts by status; `steps` for step counts; `sum` for another cumulative type.
+        static func jsonObject(_ s: IntervalSummary, type: SampleType?) -> [String: Any] {
+            var object: [String: Any] = [
+                "intervals": s.intervals, "pending": s.pending, "inFlight": s.inFlight, "synced": s.synced,
+                "failed": s.failed, "oversize": s.oversize, "samples": s.samples, "syncedSamples": s.syncedSamples,
+                "deletions": s.deletions, "syncedDeletions": s.syncedDeletions,
+            ]
+            if let type {
+                object["kind"] = type.kind.rawValue
+                if type == .stepCount {
+                    object["steps"] = s.steps
+                    object["syncedSteps"] = s.syncedSteps
+                } else if type.kind == .cumulative {
+                    object["sum"] = s.sum
+                    object["syncedSum"] = s.syncedSum
+                }
+            } else {
+                object["steps"] = s.steps
+                object["syncedSteps"] = s.syncedSteps
+            }
+            return object
         }
     }
 }

@@ -25,6 +25,9 @@ extension StepSyncCommand {
                 A fault that hits one interval (a 500, a timeout) is retried for that interval (--max-attempts); a \
                 4xx marks it failed and the sync goes on (--retry-failed queues failed ones again). Exits 0 exactly \
                 when every interval is synced.
+                Consecutive small intervals of one type share a request of at most --request-samples samples \
+                (each is still claimed and marked on its own, in one transaction per request); 0 sends every \
+                interval alone.
                 Examples:
                   stepsync sync
                   stepsync sync --server http://127.0.0.1:8000 --concurrency 4 --json
@@ -38,6 +41,11 @@ extension StepSyncCommand {
 
         @Option(help: "The most intervals in flight at once.")
         var concurrency = 3
+
+        @Option(name: .customLong("request-samples"),
+                help: ArgumentHelp("The most samples one request carries when it packs consecutive small intervals (0: one interval per request).",
+                                   valueName: "n"))
+        var requestSamples = SyncConfiguration.defaultMaxSamplesPerRequest
 
         @Flag(help: "Compress request bodies with gzip.")
         var gzip = false
@@ -71,6 +79,9 @@ extension StepSyncCommand {
         func validate() throws {
             guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, not \(concurrency)") }
             guard concurrency <= 64 else { throw ValidationError("--concurrency must be at most 64, not \(concurrency)") }
+            guard requestSamples >= 0 else {
+                throw ValidationError("--request-samples must be at least 0 (0: one interval per request), not \(requestSamples)")
+            }
             guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1, not \(maxAttempts)") }
             guard backoffBase.isFinite, backoffBase >= 0 else {
                 throw ValidationError("--backoff-base must be a number of seconds ≥ 0, not \(backoffBase)")
@@ -103,7 +114,8 @@ extension StepSyncCommand {
                 retryPolicy: RetryPolicy(maxAttempts: maxAttempts, baseSeconds: backoffBase),
                 outagePolicy: SinkOutageMachine.Policy(baseSeconds: backoffBase, giveUpAfterSeconds: giveUpAfter),
                 retryFailed: retryFailed,
-                types: types.isEmpty ? nil : Self.unique(types.map(SampleType.init(rawValue:))))
+                types: types.isEmpty ? nil : Self.unique(types.map(SampleType.init(rawValue:))),
+                maxSamplesPerRequest: requestSamples)
             let token = token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
             let stop = SyncStop()
             let json = json

@@ -11,11 +11,11 @@ public enum NameBasedUUID {
         var sha = SHA1()
         withUnsafeBytes(of: namespace.uuid) { sha.update($0) }
         sha.update(name)
-        var d = sha.finalize()
-        d[6] = (d[6] & 0x0F) | 0x50
-        d[8] = (d[8] & 0x3F) | 0x80
-        return UUID(uuid: (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7],
-                           d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15]))
+        let (h0, h1, h2, h3, _) = sha.finalizeWords()
+        // Digest bytes 6 (version 5) and 8 (RFC 4122 variant) are in h1 and h2.
+        let d = (h0.bigEndian, (h1 & 0xFFFF_0FFF | 0x0000_5000).bigEndian, (h2 & 0x3FFF_FFFF | 0x8000_0000).bigEndian,
+                 h3.bigEndian)
+        return UUID(uuid: unsafeBitCast(d, to: uuid_t.self))
     }
 
     /// The version-5 UUID of the UTF-8 bytes of `name` in `namespace`.

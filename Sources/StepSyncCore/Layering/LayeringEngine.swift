@@ -25,23 +25,28 @@ public struct LayeringEngine: Hashable, Sendable {
     /// The instants a fresh run looks at: about ±73 million years around 1970, aligned on the coarsest layer.
     public static let domain = TimeRange(start: floorMultiple(-(1 << 61), of: layers[0]), end: 1 << 61)
 
-    /// The most steps an interval may hold unless its content cannot be split.
+    /// The most steps (the largest sum of values) an interval may hold unless its content cannot be split; infinite
+    /// for a type bounded by its sample count only (see ``LayeringLimits``).
     public let maxSteps: Double
     /// The most samples an interval may hold unless its content cannot be split.
     public let maxSamples: Int
-    /// The most buckets one statistics query may be expected to return (the memory bound of a query).
+    /// The answer size the engine aims for per statistics query (the memory bound of a query, unless below the
+    /// ratio between two layers, see ``init(maxSteps:maxSamples:maxBucketsPerQuery:)``).
     public let maxBucketsPerQuery: Int
 
     /// Creates an engine with the given limits.
     ///
     /// - Parameters:
-    ///   - maxSteps: the step limit of an interval (> 0).
+    ///   - maxSteps: the sum limit of an interval (> 0; `.infinity` for a type bounded by its sample count only).
     ///   - maxSamples: the sample limit of an interval (> 0).
-    ///   - maxBucketsPerQuery: the most buckets a query may return (≥ 1,000, the largest ratio between two layers).
+    ///   - maxBucketsPerQuery: the answer size to aim for per query (≥ 1). A refinement goes to the finest layer
+    ///     whose answer is known to stay within it, but always at least one layer down (so an answer may exceed a
+    ///     budget below 1,000, the largest ratio between two layers). Large budgets mean few queries that read much;
+    ///     small ones many queries that read little (only the buckets where a cut must land are refined).
     public init(maxSteps: Double = 10_000, maxSamples: Int = 5_000, maxBucketsPerQuery: Int = 16_384) {
-        precondition(maxSteps > 0 && maxSteps.isFinite, "maxSteps must be a positive number")
+        precondition(maxSteps > 0, "maxSteps must be a positive number (or infinity)")
         precondition(maxSamples > 0, "maxSamples must be positive")
-        precondition(maxBucketsPerQuery >= 1_000, "maxBucketsPerQuery must be at least 1,000")
+        precondition(maxBucketsPerQuery >= 1, "maxBucketsPerQuery must be positive")
         self.maxSteps = maxSteps
         self.maxSamples = maxSamples
         self.maxBucketsPerQuery = maxBucketsPerQuery

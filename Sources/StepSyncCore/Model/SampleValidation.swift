@@ -27,13 +27,16 @@ public enum SampleValidation {
 
     /// The first problem of the type identifier, or `nil`.
     public static func typeProblem(_ type: SampleType) -> SampleProblem? {
-        let utf8 = type.rawValue.utf8
-        guard !utf8.isEmpty, utf8.count <= maxTypeBytes,
-              utf8.allSatisfy({ c in
-                  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-                      || c == UInt8(ascii: "_") || c == UInt8(ascii: ".")
-              })
-        else {
+        // Over the contiguous UTF-8 (not `utf8.allSatisfy`, whose iterator was 3.5% of the sink's ingest profile).
+        var text = type.rawValue
+        let valid = text.withUTF8 { utf8 in
+            !utf8.isEmpty && utf8.count <= maxTypeBytes
+                && utf8.allSatisfy { c in
+                    (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                        || c == UInt8(ascii: "_") || c == UInt8(ascii: ".")
+                }
+        }
+        guard valid else {
             return SampleProblem(.invalidType, field: "type",
                                  detail: "\"\(InputExcerpt.of(type.rawValue))\" is not a type identifier such as HKQuantityTypeIdentifierStepCount")
         }

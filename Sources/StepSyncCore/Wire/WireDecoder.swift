@@ -24,6 +24,18 @@ public enum WireDecoder {
         try decode(body, .samples)
     }
 
+    /// ``decodeStepsRequest(_:)`` that also tells, per sample, whether its bytes are already the line the sink
+    /// stores (``DecodedSamples``).
+    public static func decodeStepsBody(_ body: some ContiguousBytes) throws(WireError) -> DecodedSamples {
+        try decodeKeepingLines(body, .steps)
+    }
+
+    /// ``decodeSamplesRequest(_:)`` that also tells, per sample, whether its bytes are already the line the sink
+    /// stores (``DecodedSamples``).
+    public static func decodeSamplesBody(_ body: some ContiguousBytes) throws(WireError) -> DecodedSamples {
+        try decodeKeepingLines(body, .samples)
+    }
+
     /// One `POST /steps` object (a line of `steps.jsonl`, without its newline), validated; `index` names it in
     /// errors.
     public static func decodeSample(_ object: some ContiguousBytes, index: Int? = nil) throws(WireError) -> WireSample {
@@ -66,6 +78,30 @@ public enum WireDecoder {
             do throws(WireError) { return .success(try parser.parseRequest(shape)) } catch { return .failure(error) }
         }
         let samples = try result.get()
+        try validate(samples, shape)
+        return samples
+    }
+
+    private static func decodeKeepingLines(_ body: some ContiguousBytes, _ shape: WireShape) throws(WireError)
+        -> DecodedSamples
+    {
+        let result: Result<DecodedSamples, WireError> = body.withUnsafeBytes { raw in
+            var parser = WireParser(raw)
+            parser.recordsStoredLines = true
+            do throws(WireError) {
+                let samples = try parser.parseRequest(shape)
+                return .success(DecodedSamples(samples: samples, storedLines: parser.storedLines))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let decoded = try result.get()
+        try validate(decoded.samples, shape)
+        return decoded
+    }
+
+    /// Every sample through ``SampleValidation``, in order; the first problem throws, naming the sample's index.
+    private static func validate(_ samples: [HealthSample], _ shape: WireShape) throws(WireError) {
         var lastType = SampleType.stepCount
         var lastKind = SampleKind.cumulative
         for (index, sample) in samples.enumerated() {
@@ -75,7 +111,6 @@ public enum WireDecoder {
             }
             try validate(sample, shape, kind: lastKind, index: index)
         }
-        return samples
     }
 
     /// ``SampleValidation`` on one parsed sample; on the `POST /steps` shape the value is called `count`.

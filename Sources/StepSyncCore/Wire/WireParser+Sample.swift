@@ -3,6 +3,13 @@ import Foundation
 extension WireParser {
     /// Parses one sample object in `shape` (see ``WireShape`` for its fields). Only the syntax and the JSON types are
     /// checked here; ``SampleValidation`` checks the content.
+    ///
+    /// On the way it notes whether the object's bytes are already the line the sink stores for the sample
+    /// (``WireEncoder/appendStoredLine(_:to:)`` without its newline) and sets ``lastStoredLine`` to their range if so:
+    /// the keys in the encoder's order with nothing else, no whitespace, no escapes, only ASCII text, an upper-case
+    /// uuid, dates as `YYYY-MM-DDTHH:MM:SS.mmmZ`, the value a plain integer, no `null`. What stepsync's client sends
+    /// is that; the sink then copies the bytes instead of encoding the sample again (both give the same line, which
+    /// `WireDecoderTests` checks on every case).
     mutating func parseSample(_ shape: WireShape) throws(WireError) -> HealthSample {
         skipWhitespace()
         guard peek == UInt8(ascii: "{") else {
@@ -13,39 +20,78 @@ extension WireParser {
         var unit: String?, name: String?, bundle: String?, device: String?, version: String?, model: String?
         var details: String?
         let steps = shape == .steps
+        let objectStart = i
+        let whitespaceBefore = skippedWhitespace
+        // Whether the bytes are the stored line so far, and the rank (in the encoder's order) of the last key.
+        var canonical = recordsStoredLines
+        var rank = 0
         try expectObjectStart()
         if try !consumeObjectEnd() {
             repeat {
                 let key = try parseSampleKey()
+                if canonical {
+                    let next = Self.storedRank(of: key, steps: steps)
+                    canonical = next > rank
+                    rank = next
+                }
                 switch key {
                 case .uuid:
+                    if let raw = fixedStringField(36), let parsed = Self.parseUUID(raw) {
+                        // Every byte was a hex digit or a hyphen: no escape to look for, nothing else to scan.
+                        uuid = parsed
+                        i += 38
+                        if canonical { canonical = Self.isUpperCaseUUID(raw) }
+                        break
+                    }
                     let (raw, text) = try rawStringField("uuid")
                     uuid = raw.flatMap(Self.parseUUID) ?? text.flatMap(UUID.init(uuidString:))
                     guard uuid != nil else { throw .invalidUUID(text ?? Self.string(raw!), index: sampleIndex) }
+                    if canonical { canonical = raw.map(Self.isUpperCaseUUID) ?? false }
                 case .startDate, .endDate:
+                    if let raw = fixedStringField(24), let ms = ISO8601Millis.parse(utf8: raw) {
+                        // The parser checked every byte (digits and separators): no escape is possible.
+                        if key == .startDate { start = ms } else { end = ms }
+                        i += 26
+                        if canonical { canonical = Self.isStoredDate(raw) }
+                        break
+                    }
                     let (raw, text) = try rawStringField(key.rawValue)
                     let ms = raw.flatMap(ISO8601Millis.parse(utf8:)) ?? text.flatMap(ISO8601Millis.parse)
                     guard let ms else { throw Self.dateError(key.rawValue, raw: raw, text: text, index: sampleIndex) }
                     if key == .startDate { start = ms } else { end = ms }
+                    if canonical { canonical = raw.map(Self.isStoredDate) ?? false }
                 case .count where steps, .value where !steps:
                     skipWhitespace()
                     guard let c = peek, c == UInt8(ascii: "-") || (c >= 48 && c <= 57) else {
                         try wrongType(key.rawValue, expected: "a number")
                     }
                     value = try parseNumber()
+                    canonical = canonical && lastNumberIsCanonical
                 case .type where !steps:
-                    type = try internedField("type", \.type).map(SampleType.init(rawValue:))
-                case .unit: unit = try internedField("unit", \.unit)
-                case .sourceName: name = try internedField("sourceName", \.sourceName)
-                case .sourceBundleId: bundle = try internedField("sourceBundleId", \.sourceBundleId)
-                case .sourceDeviceName: device = try internedField("sourceDeviceName", \.sourceDeviceName, nullable: true)
-                case .sourceVersion: version = try internedField("sourceVersion", \.sourceVersion, nullable: true)
-                case .deviceModel: model = try internedField("deviceModel", \.deviceModel, nullable: true)
-                case .details: details = try detailsField()
+                    type = try internedField("type", \.type, canonical: &canonical).map(SampleType.init(rawValue:))
+                case .unit: unit = try internedField("unit", \.unit, canonical: &canonical)
+                case .sourceName: name = try internedField("sourceName", \.sourceName, canonical: &canonical)
+                case .sourceBundleId: bundle = try internedField("sourceBundleId", \.sourceBundleId, canonical: &canonical)
+                case .sourceDeviceName:
+                    device = try internedField("sourceDeviceName", \.sourceDeviceName, nullable: true, canonical: &canonical)
+                case .sourceVersion:
+                    version = try internedField("sourceVersion", \.sourceVersion, nullable: true, canonical: &canonical)
+                case .deviceModel:
+                    model = try internedField("deviceModel", \.deviceModel, nullable: true, canonical: &canonical)
+                case .details:
+                    let detailsStart = i
+                    details = try detailsField()
+                    if canonical {
+                        canonical = details != nil
+                            && Self.isASCII(UnsafeRawBufferPointer(rebasing: bytes[detailsStart..<i]))
+                    }
                 default: try skipValue()
                 }
             } while try nextMember()
         }
+        // A step count sent as a `POST /samples` object is stored in the `POST /steps` layout.
+        lastStoredLine = canonical && skippedWhitespace == whitespaceBefore && (steps || type != .stepCount)
+            ? objectStart..<i : nil
         guard let uuid else { throw .missingField("uuid", index: sampleIndex) }
         if steps { type = .stepCount }
         guard let type else { throw .missingField("type", index: sampleIndex) }
@@ -85,6 +131,17 @@ extension WireParser {
         return key
     }
 
+    /// The `length` bytes between a `"` here and a `"` right after them, or `nil`: a fixed-width value (a uuid, a
+    /// date) taken without scanning. Only valid when the caller's parse of the bytes then accepts every one of them
+    /// (so none is a quote, a backslash or a control character); otherwise it falls back to ``rawStringField(_:)``.
+    @inline(__always)
+    private mutating func fixedStringField(_ length: Int) -> UnsafeRawBufferPointer? {
+        skipWhitespace()
+        let end = i + 1 + length
+        guard end < bytes.count, bytes[i] == UInt8(ascii: "\""), bytes[end] == UInt8(ascii: "\"") else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[(i + 1)..<end])
+    }
+
     /// A string field as its raw bytes when it holds no escape (the common case), else decoded.
     private mutating func rawStringField(_ key: String) throws(WireError) -> (UnsafeRawBufferPointer?, String?) {
         skipWhitespace()
@@ -100,17 +157,86 @@ extension WireParser {
     }
 
     /// A string field (or `nil` for `null` when `nullable`), reusing the previous sample's string when equal.
+    /// `canonical` is cleared unless the field's bytes are what the encoder writes for the string (no escape, ASCII).
     private mutating func internedField(
-        _ key: String, _ slot: WritableKeyPath<InternedStrings, InternedStrings.Entry>, nullable: Bool = false
+        _ key: String, _ slot: WritableKeyPath<InternedStrings, InternedStrings.Entry>, nullable: Bool = false,
+        canonical: inout Bool
     ) throws(WireError) -> String? {
         skipWhitespace()
         if nullable, peek == UInt8(ascii: "n") {
             guard matchLiteral("null") else { throw syntax("invalid literal") }
+            canonical = false
             return nil
         }
         let (raw, text) = try rawStringField(key)
-        if let text { return text }
-        return interned[keyPath: slot].string(raw!)
+        guard let raw else {
+            canonical = false
+            return text
+        }
+        return interned[keyPath: slot].string(raw, canonical: &canonical)
+    }
+
+    // MARK: - Stored lines
+
+    /// The position of `key` in the stored line of `shape` (1…), or 0 when the stored line has no such key.
+    /// `POST /steps`: uuid, startDate, endDate, count, sourceBundleId, sourceDeviceName. `POST /samples`: uuid, type,
+    /// startDate, endDate, value, unit, sourceName, sourceBundleId, sourceDeviceName, sourceVersion, deviceModel,
+    /// details (``WireEncoder/appendObject(_:to:)``, ``WireEncoder/appendSampleObject(_:to:)``).
+    @inline(__always)
+    static func storedRank(of key: WireKey, steps: Bool) -> Int {
+        if steps {
+            switch key {
+            case .uuid: return 1
+            case .startDate: return 2
+            case .endDate: return 3
+            case .count: return 4
+            case .sourceBundleId: return 5
+            case .sourceDeviceName: return 6
+            default: return 0
+            }
+        }
+        switch key {
+        case .uuid: return 1
+        case .type: return 2
+        case .startDate: return 3
+        case .endDate: return 4
+        case .value: return 5
+        case .unit: return 6
+        case .sourceName: return 7
+        case .sourceBundleId: return 8
+        case .sourceDeviceName: return 9
+        case .sourceVersion: return 10
+        case .deviceModel: return 11
+        case .details: return 12
+        default: return 0
+        }
+    }
+
+    /// Whether a uuid's 36 bytes (already parsed) hold no lower-case hex digit (the encoder writes upper case).
+    static func isUpperCaseUUID(_ raw: UnsafeRawBufferPointer) -> Bool {
+        for c in raw where c >= UInt8(ascii: "a") { return false }
+        return true
+    }
+
+    /// Whether a date's bytes (already parsed) are the 24 that ``ISO8601Millis/write(_:into:)`` gives:
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` (the parser refuses out-of-range fields, so the digits write back the same).
+    static func isStoredDate(_ raw: UnsafeRawBufferPointer) -> Bool {
+        raw.count == 24 && raw[10] == UInt8(ascii: "T") && raw[19] == UInt8(ascii: ".") && raw[23] == UInt8(ascii: "Z")
+    }
+
+    /// Whether every byte is ASCII (so decoding the bytes as UTF-8 and encoding them again gives the same bytes).
+    static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var k = 0
+        var bits: UInt64 = 0
+        while k + 8 <= raw.count {
+            bits |= raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            k += 8
+        }
+        while k < raw.count {
+            bits |= UInt64(raw[k])
+            k += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     /// `details`: a JSON object kept as its text with the whitespace between tokens removed (so it fits a JSONL
@@ -236,15 +362,25 @@ struct InternedStrings {
         var bytes: [UInt8] = []
         var value = ""
 
-        /// The string of `raw`: the previous one when the bytes are the same.
-        mutating func string(_ raw: UnsafeRawBufferPointer) -> String {
+        /// Whether `bytes` are ASCII.
+        var isASCII = true
+
+        /// The string of `raw`: the previous one when the bytes are the same. Clears `canonical` unless `raw` is
+        /// ASCII.
+        mutating func string(_ raw: UnsafeRawBufferPointer, canonical: inout Bool) -> String {
             // Strings of up to 15 UTF-8 bytes are stored inline by Swift: nothing to save.
-            if raw.count <= 15 { return String(decoding: raw, as: UTF8.self) }
+            if raw.count <= 15 {
+                if canonical { canonical = WireParser.isASCII(raw) }
+                return String(decoding: raw, as: UTF8.self)
+            }
             if raw.count == bytes.count, bytes.withUnsafeBytes({ memcmp($0.baseAddress!, raw.baseAddress!, raw.count) }) == 0 {
+                canonical = canonical && isASCII
                 return value
             }
             bytes = Array(raw)
             value = String(decoding: raw, as: UTF8.self)
+            isASCII = WireParser.isASCII(raw)
+            canonical = canonical && isASCII
             return value
         }
     }

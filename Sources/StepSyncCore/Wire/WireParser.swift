@@ -15,6 +15,18 @@ struct WireParser {
     /// The last string seen per field, reused when the next sample repeats it (most samples of a body share their
     /// type, unit and source), which saves an allocation per long string.
     var interned = InternedStrings()
+    /// Whitespace bytes skipped between tokens so far (a sample object without any may be stored as it came).
+    var skippedWhitespace = 0
+    /// Whether the last number parsed is written the way ``WireEncoder`` writes it (a plain integer of at most 15
+    /// digits, no sign, no leading zero), so its bytes can be stored as they came.
+    var lastNumberIsCanonical = false
+    /// When set, ``parseRequest(_:)`` also records, per sample, ``storedLineSpan``.
+    var recordsStoredLines = false
+    /// Per sample of the last ``parseRequest(_:)`` (when ``recordsStoredLines``): the range of its object in the input
+    /// when those bytes are exactly the line the sink stores for it (see ``WireParser/parseSample(_:)``), else `nil`.
+    var storedLines: [Range<Int>?] = []
+    /// The stored-line range of the last sample parsed (see ``storedLines``).
+    var lastStoredLine: Range<Int>?
 
     init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
@@ -59,11 +71,16 @@ struct WireParser {
         var samples: [HealthSample] = []
         // ≈ 200 bytes an object; capped so that a huge body of tiny objects reserves little before it is read.
         samples.reserveCapacity(min((bytes.count - i) / 180 + 1, 8_192))
+        if recordsStoredLines {
+            storedLines = [] // a second "samples" key replaces the first's samples
+            storedLines.reserveCapacity(samples.capacity)
+        }
         skipWhitespace()
         if peek == UInt8(ascii: "]") { i += 1; return samples }
         while true {
             sampleIndex = samples.count
             samples.append(try parseSample(shape))
+            if recordsStoredLines { storedLines.append(lastStoredLine) }
             skipWhitespace()
             switch peek {
             case UInt8(ascii: ","): i += 1
@@ -81,13 +98,19 @@ struct WireParser {
         .malformedJSON("\(message) at byte \(i)", index: sampleIndex)
     }
 
+    /// Skips JSON whitespace, counting it in ``skippedWhitespace``.
+    @inline(__always)
     mutating func skipWhitespace() {
-        while i < bytes.count {
+        // Every whitespace byte is ≤ 0x20; most calls find a token at once.
+        guard i < bytes.count, bytes[i] <= 0x20 else { return }
+        let start = i
+        loop: while i < bytes.count {
             switch bytes[i] {
             case 0x20, 0x0A, 0x0D, 0x09: i += 1
-            default: return
+            default: break loop
             }
         }
+        skippedWhitespace &+= i - start
     }
 
     mutating func expectObjectStart() throws(WireError) {
@@ -239,8 +262,10 @@ struct WireParser {
             while let c = peek, c >= 48, c <= 57 { i += 1 }
         }
         if isInteger, digits <= 15 {
+            lastNumberIsCanonical = !negative && (first != 48 || digits == 1)
             return negative ? -Double(integer) : Double(integer)
         }
+        lastNumberIsCanonical = false
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw syntax("invalid number") }
         return value

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import StepSyncCore
@@ -122,24 +123,31 @@ public actor JSONLStorage: SampleStorage {
     // MARK: - Writes
 
     public func insert(_ samples: [HealthSample], for client: ClientIdentity) async throws -> InsertOutcome {
+        try await insert(SampleBatch(samples), for: client)
+    }
+
+    /// Inserts a request's samples, copying the lines its body already holds (``SampleBatch``).
+    public func insert(_ batch: SampleBatch, for client: ClientIdentity) async throws -> InsertOutcome {
         try prepareWrite()
+        let samples = batch.samples
         // Open the files of new types before anything is enqueued, so a failure leaves nothing half-queued.
         var lastType: SampleType?
         for sample in samples where sample.type != lastType {
             lastType = sample.type
             _ = try logNumber(for: sample.type)
         }
-        let inserted = enqueue(samples)
+        let inserted = batch.body.withUnsafeReadableBytes { body in enqueue(samples, lines: batch.storedLines, body: body) }
         if inserted > 0 || committing || !dirty.isEmpty { try await commit() }
         return InsertOutcome(inserted: inserted, duplicates: samples.count - inserted)
     }
 
-    /// Appends the lines of the samples not indexed yet to their logs' pending buffers; returns how many.
+    /// Appends the lines of the samples not indexed yet to their logs' pending buffers; returns how many. A sample
+    /// whose `lines` entry is set has its line copied from `body` (plus `\n`) instead of encoded.
     ///
     /// The index and the logs are moved into locals for the loop (and back before returning): mutating an actor's
     /// stored properties in place costs a dynamic exclusivity check per access, a local does not, and moving (not
     /// copying) keeps their buffers unshared, so nothing is copied on write.
-    private func enqueue(_ samples: [HealthSample]) -> Int {
+    private func enqueue(_ samples: [HealthSample], lines: [Range<Int>?], body: UnsafeRawBufferPointer) -> Int {
         var index = UUIDIndex(capacity: 0)
         var logs: [TypeLog] = []
         swap(&index, &self.index)
@@ -161,12 +169,16 @@ public actor JSONLStorage: SampleStorage {
             var log = TypeLog(type: type, file: logs[number].file)
             swap(&log, &logs[number])
             let before = inserted
-            for sample in samples[start..<end] {
+            for k in start..<end {
+                let sample = samples[k]
                 guard index.insert(sample.uuid, at: .init(log: UInt16(number), slot: UInt32(log.slots.count))) else {
                     continue
                 }
                 let offset = log.pending.count
-                if steps {
+                if k < lines.count, let line = lines[k] {
+                    log.pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: body[line]))
+                    log.pending.append(UInt8(ascii: "\n"))
+                } else if steps {
                     WireEncoder.appendStepLine(sample, to: &log.pending)
                 } else {
                     WireEncoder.appendStoredLine(sample, to: &log.pending)

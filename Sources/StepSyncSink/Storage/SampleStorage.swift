@@ -28,6 +28,10 @@ public protocol SampleStorage: Service, Sendable {
     /// durable — and once duplicates still in flight from another request are durable too.
     func insert(_ samples: [HealthSample], for client: ClientIdentity) async throws -> InsertOutcome
 
+    /// ``insert(_:for:)`` of a request's ``SampleBatch``: the same contract; a storage that writes lines may copy the
+    /// ones the body already holds. The default inserts `batch.samples`.
+    func insert(_ batch: SampleBatch, for client: ClientIdentity) async throws -> InsertOutcome
+
     /// Deletes the samples of `type` whose uuid is in `uuids`, durably. A uuid that `client` does not hold as a
     /// sample of `type` (absent, deleted, another type, or repeated in `uuids`) counts as missing.
     func delete(_ uuids: [UUID], type: SampleType, for client: ClientIdentity) async throws -> DeleteOutcome
@@ -62,4 +66,11 @@ public protocol SampleStorage: Service, Sendable {
 
     /// What and where the storage is, for `/health` and a dashboard (no secrets).
     var storageDescription: StorageDescription { get }
+}
+
+extension SampleStorage {
+    /// Inserts `batch.samples` (``insert(_:for:)``).
+    public func insert(_ batch: SampleBatch, for client: ClientIdentity) async throws -> InsertOutcome {
+        try await insert(batch.samples, for: client)
+    }
 }

@@ -11,6 +11,8 @@ final class InMemoryStatisticsSource: StatisticsSource {
     private(set) var queries = 0
     /// The bucket lengths asked for, in order.
     private(set) var bucketLengths: [Int64] = []
+    /// Buckets returned by all statistics queries so far (what a store would have read out).
+    private(set) var bucketsReturned = 0
 
     init(_ samples: [(start: Int64, value: Double)]) {
         let sorted = samples.sorted { $0.start < $1.start }
@@ -34,6 +36,7 @@ final class InMemoryStatisticsSource: StatisticsSource {
             }
             i += 1
         }
+        bucketsReturned += buckets.count
         return buckets
     }
 
