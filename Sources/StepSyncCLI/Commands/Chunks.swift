@@ -39,11 +39,13 @@ extension StepSyncCommand {
         var json = false
 
         @OptionGroup var zone: TimeZoneOptions
+        @OptionGroup var chart: ChunkChartOptions
 
         func run() async throws {
             let store = try data.openStore()
             let selected = try SampleTypeArgument.resolve(types, among: try store.sampleTypes())
             let intervals = try store.intervals(types: selected, status: status.map { [$0] })
+            if try chart.writeIfRequested(intervals) { return }
             if json {
                 try JSONOutput.print(intervals.map(Self.jsonObject))
                 return
