@@ -229,10 +229,7 @@ struct SinkResponder: HTTPResponder {
                 throw SinkError.badRequest("from and to go together (YYYY-MM-DD), or neither for every stored day",
                                            field: query["from"] == nil ? "from" : "to")
             }
-            let result = try DailyStepTotals.compute(
-                spans.lazy.map { DailyStepTotals.Sample(startMs: $0.startMs, endMs: $0.endMs, value: $0.value,
-                                                        deviceName: $0.deviceName) },
-                request: request)
+            let result = try DailyStepTotals.compute(spans, request: request)
             return json(result.json)
         } catch let error as DailyStepsError {
             throw SinkError.badRequest(error.description, field: error.parameter)
