@@ -74,7 +74,7 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
     static func notFound(_ path: String) -> SinkError {
         SinkError(.notFound, .notFound, """
             no endpoint \(path.prefix(64)); try /steps, /steps/delete, /steps/daily, /samples, /samples/types, \
-            /samples/delete or /health
+            /samples/delete, /stats, /health, /openapi.json or / (the dashboard)
             """)
     }
 

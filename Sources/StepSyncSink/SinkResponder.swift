@@ -20,6 +20,8 @@ struct SinkResponder: HTTPResponder {
     let loopbackOnly: Bool
     /// The bytes all requests' bodies may hold at once.
     let budget: BodyBudget
+    /// Requests and ingests since start, for `GET /stats`.
+    var activity = SinkActivity()
 
     /// The paths and the methods each allows.
     static let routes: [String: [HTTPRequest.Method]] = [
@@ -29,6 +31,7 @@ struct SinkResponder: HTTPResponder {
         "/samples": [.get, .post, .delete],
         "/samples/types": [.get],
         "/samples/delete": [.post],
+        "/stats": [.get],
     ]
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -44,6 +47,7 @@ struct SinkResponder: HTTPResponder {
             response = try SinkError.unavailable(error.description, retryAfterSeconds: configuration.retryAfterSeconds)
                 .response(from: request, context: context)
         }
+        activity.recordRequest(status: Int(response.status.code), dashboard: Self.isDashboardRead(request))
         context.logger.info("Request", metadata: [
             "http.method": "\(request.method.rawValue)", "http.path": "\(request.uri.path.prefix(128))",
             "http.status": "\(response.status.code)", "http.duration": "\(ContinuousClock.now - started)",
@@ -63,6 +67,7 @@ struct SinkResponder: HTTPResponder {
             }
             return await health()
         }
+        if let page = try publicDocument(path, method: request.method) { return page }
         guard let allowed = Self.routes[path] else { throw SinkError.notFound(path) }
         guard let client = try await authenticator.client(authorization: request.headers[.authorization]) else {
             throw SinkError.unauthorized()
@@ -80,6 +85,7 @@ struct SinkResponder: HTTPResponder {
         case ("/steps/delete", .post): return try await deleteUUIDs(request, type: .stepCount, client: client)
         case ("/samples/delete", .post): return try await deleteUUIDs(request, type: nil, client: client)
         case ("/samples/types", .get): return try await types(client: client)
+        case ("/stats", .get): return try await stats(client: client)
         default: return try await daily(query, client: client)
         }
     }
@@ -109,6 +115,7 @@ struct SinkResponder: HTTPResponder {
             throw SinkError.invalid(error)
         }
         let outcome = try await storage.insert(SampleBatch(decoded, body: body), for: client)
+        activity.recordIngest(inserted: outcome.inserted, duplicates: outcome.duplicates)
         return json(#"{"saved":\#(decoded.samples.count),"message":"Success","inserted":\#(outcome.inserted),"duplicates":\#(outcome.duplicates)}"#)
     }
 
@@ -222,10 +229,7 @@ struct SinkResponder: HTTPResponder {
                 throw SinkError.badRequest("from and to go together (YYYY-MM-DD), or neither for every stored day",
                                            field: query["from"] == nil ? "from" : "to")
             }
-            let result = try DailyStepTotals.compute(
-                spans.lazy.map { DailyStepTotals.Sample(startMs: $0.startMs, endMs: $0.endMs, value: $0.value,
-                                                        deviceName: $0.deviceName) },
-                request: request)
+            let result = try DailyStepTotals.compute(spans, request: request)
             return json(result.json)
         } catch let error as DailyStepsError {
             throw SinkError.badRequest(error.description, field: error.parameter)

@@ -35,9 +35,17 @@ extension StepStore {
             let statement = try db.cachedStatement(sql: """
                 UPDATE sync_interval SET status = 'synced', synced_at_ms = ?, last_error = NULL WHERE id = ?
                 """)
+            // A synced deletions interval acknowledges its tombstones in the same commit (see ``markSynced(_:atMs:)``).
+            let acknowledge = try db.cachedStatement(sql: """
+                UPDATE tombstone SET acknowledged_at_ms = ?1
+                FROM (SELECT type_id, seq_after, seq_through FROM sync_interval WHERE id = ?2 AND kind = 'deletions') AS i
+                WHERE tombstone.seq > i.seq_after AND tombstone.seq <= i.seq_through AND tombstone.type_id = i.type_id
+                  AND tombstone.acknowledged_at_ms IS NULL
+                """)
             for id in ids {
                 try statement.execute(arguments: [atMs, id])
                 guard db.changesCount == 1 else { throw StoreError.unknownInterval(id) }
+                try acknowledge.execute(arguments: [atMs, id])
             }
         }
     }

@@ -110,7 +110,7 @@ struct DailyStatsCommandTests {
         (["--daily", "--priority", "iPhone,,Apple Watch"], "--priority: name 2 is empty"),
         (["--daily", "--from", "2024-05-11", "--to", "2024-05-10"], "--to: 2024-05-10 is before --from 2024-05-11"),
         (["--daily", "--from", "2000-01-01", "--to", "2024-05-10"], "--to: --from…--to spans 8897 days, over the limit of 3700"),
-        (["--from", "2024-05-11"], "--from, --to, --tz and --priority go with --daily."),
+        (["--from", "2024-05-11"], "--from, --to and --priority go with --daily."),
     ])
     func badOptions(extra: [String], message: String) async throws {
         let dir = Self.temporaryDirectory()

@@ -131,7 +131,7 @@ struct GenerateCommandTests {
             ["generate", "--seed", "3", "--append-days", "2", "--allow-future", "--json", "--data-dir", dir.path])
         #expect(status == 0, "\(process.stderr)")
         let json = try process.json()
-        #expect(json["first"] as? String == "2100-01-01" && json["last"] as? String == "2100-01-02")
+        #expect(json["firstDay"] as? String == "2100-01-01" && json["lastDay"] as? String == "2100-01-02")
         let added = Set(try Self.contents(of: dir)).subtracting(before)
         let expected = Set(SampleGenerator(profile: .realistic, seed: 3,
                                            days: CivilDate(year: 2100, month: 1, day: 1)...CivilDate(year: 2100, month: 1, day: 2)).joined())
@@ -149,8 +149,8 @@ struct GenerateCommandTests {
         let todayAfter = CivilDate.today()
         #expect(status == 0, "\(process.stderr)")
         let json = try process.json()
-        let first = try #require((json["first"] as? String).flatMap { CivilDate(iso: $0) })
-        let end = try #require((json["last"] as? String).flatMap { CivilDate(iso: $0) })
+        let first = try #require((json["firstDay"] as? String).flatMap { CivilDate(iso: $0) })
+        let end = try #require((json["lastDay"] as? String).flatMap { CivilDate(iso: $0) })
         #expect(first == last.advanced(by: 1))
         // Today as the binary saw it: the test's today, or the next day if midnight (UTC) passed meanwhile.
         #expect(end >= todayBefore && end <= todayAfter)

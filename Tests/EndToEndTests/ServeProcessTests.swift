@@ -157,17 +157,23 @@ struct ServeProcessTests {
             let path = dir + "/steps.jsonl"
             func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
             let syncArguments = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)",
-                                 "--concurrency", "2", "--backoff-base", "0.01", "--max-attempts", "6", "--json"]
+                                 "--concurrency", "2", "--request-samples", "0", "--backoff-base", "0.01", "--max-attempts", "6", "--json"]
             let sync = try StepSyncProcess(syncArguments)
             var killsDuringSync = 0
             for _ in 0..<5 {
                 // Kill once the sink has written something since it (re)started, i.e. in the middle of the sync.
+                // The sync is stopped (SIGSTOP) across the kill and the restart, so that it is still mid-run however
+                // fast this machine is: its requests in flight are cut by the kill and meet a sink that is up again
+                // when it continues, and how long a restart takes cannot let the sync finish or give up meanwhile.
                 let before = size()
                 while sync.process.isRunning, size() <= before { try await Task.sleep(for: .milliseconds(1)) }
-                if sync.process.isRunning { killsDuringSync += 1 }
+                guard sync.process.isRunning else { break }
+                kill(sync.process.processIdentifier, SIGSTOP)
+                killsDuringSync += 1
                 kill(serve.pid, SIGKILL)
                 _ = try await serve.wait()
                 (serve, _) = try await startServe(dir, port: port)
+                kill(sync.process.processIdentifier, SIGCONT)
             }
             defer { kill(serve.pid, SIGKILL) }
             var status = try await sync.wait(timeout: .seconds(120))
@@ -179,7 +185,7 @@ struct ServeProcessTests {
                 if again != 0 { print(process.stderr) }
             }
             #expect(status == 0)
-            #expect(killsDuringSync >= 2, "the sync ended before the sink could be killed during it")
+            #expect(killsDuringSync >= 2, "the sync ended before the sink could be killed during it: \(sync.stderr)")
             var uuids: [String] = []
             var cursor: String?
             repeat {

@@ -17,7 +17,8 @@ struct StepSyncProcess {
 
     /// Starts `stepsync <arguments>`, or `executable` with `arguments` when given (e.g. `prlimit … -- stepsync …`,
     /// where the word `serve`/`sync` that follows `--` is replaced by the binary and itself).
-    init(_ arguments: [String], executable: String? = nil) throws {
+    /// `environment` is added to (and overrides) this process's environment.
+    init(_ arguments: [String], executable: String? = nil, environment: [String: String] = [:]) throws {
         let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-proc-\(UUID().uuidString)")
         stdoutPath = base + ".out"
         stderrPath = base + ".err"
@@ -36,6 +37,9 @@ struct StepSyncProcess {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         process.standardInput = FileHandle.nullDevice
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         try process.run()
     }
 
@@ -66,10 +70,10 @@ struct StepSyncProcess {
     }
 
     /// Runs `stepsync <arguments>` to the end.
-    static func run(_ arguments: [String], executable: String? = nil) async throws
+    static func run(_ arguments: [String], executable: String? = nil, environment: [String: String] = [:]) async throws
         -> (status: Int32, process: StepSyncProcess)
     {
-        let process = try StepSyncProcess(arguments, executable: executable)
+        let process = try StepSyncProcess(arguments, executable: executable, environment: environment)
         return (try await process.wait(), process)
     }
 }

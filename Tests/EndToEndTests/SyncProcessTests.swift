@@ -296,7 +296,7 @@ struct SyncProcessTests {
         let fixture = try SyncFixture(intervals: 20, samplesPerInterval: 2)
         try await SinkHarness.withSink { sinkPort in
             try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(80))) { port, counters in
-                let process = try StepSyncProcess(["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)"])
+                let process = try StepSyncProcess(["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--request-samples", "0"])
                 await counters.waitForPosts(2)
                 kill(process.pid, SIGTERM)
                 #expect(try await process.wait() != 0)

@@ -12,9 +12,10 @@ extension StepSyncCommand {
                 Intervals are listed with the history oldest first across types, then deltas (samples added inside \
                 layered ranges), then deletions. The kind column says which: \
                 backfill, delta or deletions (the samples column then counts the deleted samples). Times in the \
-                table are local; --json gives ISO-8601 UTC.
+                table are local (--tz, STEPSYNC_TZ, else the system's zone); --json gives ISO-8601 UTC.
                 Examples:
                   stepsync chunks --status failed
+                  stepsync chunks --tz America/New_York
                   stepsync chunks --type HeartRate --json
                 """)
 
@@ -37,10 +38,14 @@ extension StepSyncCommand {
         @Flag(help: "Print a JSON array instead of a table (times in ISO-8601 UTC).")
         var json = false
 
+        @OptionGroup var zone: TimeZoneOptions
+        @OptionGroup var chart: ChunkChartOptions
+
         func run() async throws {
             let store = try data.openStore()
             let selected = try SampleTypeArgument.resolve(types, among: try store.sampleTypes())
             let intervals = try store.intervals(types: selected, status: status.map { [$0] })
+            if try chart.writeIfRequested(intervals) { return }
             if json {
                 try JSONOutput.print(intervals.map(Self.jsonObject))
                 return
@@ -50,18 +55,15 @@ extension StepSyncCommand {
                       : "No \(status?.rawValue ?? "such") intervals.")
                 return
             }
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = .current
-            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-            func local(_ ms: Int64) -> String { formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) }
+            let zone = try zone.displayTimeZone()
+            func local(_ ms: Int64) -> String { zone.dateTime(ms) }
             let rows = intervals.map { interval in
                 ["\(interval.id)", interval.type.shortName, Self.kindName(interval), local(interval.range.start),
                  local(interval.range.end), Format.number(interval.samples),
                  interval.kind == .samples && interval.type.kind == .cumulative ? Format.number(interval.steps) : "",
                  interval.status.rawValue, interval.oversize ? "oversize" : ""]
             }
-            print(Format.table(header: ["id", "type", "kind", "from (\(TimeZone.current.identifier))", "to", "samples",
+            print(Format.table(header: ["id", "type", "kind", "from (\(zone.name))", "to", "samples",
                                         "sum", "status", ""],
                                rows: rows))
         }

@@ -53,7 +53,7 @@ extension StepSyncCommand {
         @Flag(name: .customLong("allow-future"), help: "With --append-days, generate days after today too (for tests).")
         var allowFuture = false
 
-        @Flag(help: "Print one JSON object instead of progress and a summary.")
+        @Flag(help: "Print one JSON object instead of progress and a summary (docs/json/generate.schema.json).")
         var json = false
 
         func validate() throws {
@@ -108,8 +108,8 @@ extension StepSyncCommand {
                     "steps": Int64(outcome.summary.insertedSteps.rounded()),
                     "duplicates": outcome.summary.duplicates,
                     "days": outcome.days,
-                    "first": generator.days.lowerBound.description,
-                    "last": generator.days.upperBound.description,
+                    "firstDay": generator.days.lowerBound.description,
+                    "lastDay": generator.days.upperBound.description,
                     "profile": profile.rawValue,
                     "seed": seed,
                     "seconds": (outcome.seconds * 1000).rounded() / 1000,

@@ -35,7 +35,7 @@ extension StepSyncCommand {
         @Flag(help: "Refuse the whole import (nothing stored, exit 1) if any record would be skipped.")
         var strict = false
 
-        @Flag(help: "Print one JSON object (records, steps, duplicates, skipped, per-type counts) instead of a summary.")
+        @Flag(help: "Print one JSON object (samples, steps, duplicates, skipped, per-type counts) instead of a summary.")
         var json = false
 
         func run() async throws {
@@ -61,17 +61,18 @@ extension StepSyncCommand {
             }
         }
 
-        /// The `--json` object.
+        /// The `--json` object (`docs/json/import.schema.json`): `samples` counts the new samples, `stepSamples` the
+        /// new step samples, `steps` sums their steps, `recordsRead` counts the records read.
         static func jsonObject(_ s: ImportSummary) -> [String: Any] {
             var types: [String: Any] = [:]
             for (type, read) in s.recordsByType {
-                types[type.rawValue] = ["read": read, "inserted": s.insertedByType[type] ?? 0]
+                types[type.rawValue] = ["recordsRead": read, "samples": s.insertedByType[type] ?? 0]
             }
             var object: [String: Any] = [
                 "file": s.file,
-                "records": s.inserted,
-                "steps": s.insertedStepSamples,
-                "stepsSum": s.insertedSteps,
+                "samples": s.inserted,
+                "stepSamples": s.insertedStepSamples,
+                "steps": Int64(s.insertedSteps.rounded()),
                 "workouts": s.insertedWorkouts,
                 "duplicates": s.duplicates,
                 "recordsRead": s.recordsRead,

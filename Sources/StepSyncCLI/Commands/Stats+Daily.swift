@@ -24,8 +24,9 @@ struct DailyStatsOptions: ParsableArguments {
                                valueName: "date"))
     var to: String?
 
-    @Option(help: ArgumentHelp("The IANA time zone of the days (with --daily; default: STEPSYNC_TZ, else the system's).",
-                               valueName: "zone"))
+    @Option(help: ArgumentHelp(
+        "The IANA time zone of the days with --daily, and of the dates in the table (default: STEPSYNC_TZ, else the system's); --json stays UTC.",
+        valueName: "zone"))
     var tz: String?
 
     @Option(help: ArgumentHelp(
@@ -34,8 +35,8 @@ struct DailyStatsOptions: ParsableArguments {
     var priority: String?
 
     func validate() throws {
-        guard daily || (from == nil && to == nil && tz == nil && priority == nil) else {
-            throw ValidationError("--from, --to, --tz and --priority go with --daily.")
+        guard daily || (from == nil && to == nil && priority == nil) else {
+            throw ValidationError("--from, --to and --priority go with --daily.")
         }
         do {
             _ = try from.map { try DailyStepsRequest.parseDate($0, parameter: "--from") }

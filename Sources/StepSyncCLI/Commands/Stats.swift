@@ -11,9 +11,11 @@ extension StepSyncCommand {
             discussion: """
                 Cumulative types (steps, distance, energy, flights) show their sum; discrete types (heart rate, HRV, \
                 weight, SpO2) count, minimum, average and maximum; category types (sleep, mindful) and workouts \
-                count and total duration. Values of one type in different units are never added together.
+                count and total duration. Values of one type in different units are never added together. Dates in \
+                the tables are local (--tz, STEPSYNC_TZ, else the system's zone); --json gives ISO-8601 UTC.
                 Examples:
                   stepsync stats
+                  stepsync stats --tz Asia/Tokyo
                   stepsync stats --json
                   stepsync stats --daily --from 2025-05-01 --to 2025-05-31 --tz Europe/Berlin --json
                 """)
@@ -32,7 +34,7 @@ extension StepSyncCommand {
             if json {
                 try JSONOutput.print(Self.jsonObject(statistics))
             } else {
-                print(Self.tables(statistics, path: store.path))
+                print(Self.tables(statistics, path: store.path, zone: try DisplayTimeZone.resolve(option: daily.tz)))
             }
         }
 
@@ -111,15 +113,17 @@ extension StepSyncCommand {
             return entry
         }
 
-        /// One table per kind, each with the columns that mean something for it.
-        static func tables(_ statistics: [SampleStatistics], path: String) -> String {
+        /// One table per kind, each with the columns that mean something for it; first and last are local days of
+        /// `zone`, named in the header.
+        static func tables(_ statistics: [SampleStatistics], path: String, zone: DisplayTimeZone) -> String {
             guard !statistics.isEmpty else {
                 return "The store \(path) holds no samples. Fill it with `stepsync generate` or `stepsync import`."
             }
             let total = statistics.reduce(0) { $0 + $1.samples }
             let steps = statistics.filter { $0.type == .stepCount }.reduce(0.0) { $0 + $1.sum }
             var out = ["\(path)", "\(Format.number(total)) samples; steps: \(Format.number(steps.rounded()))"]
-            func day(_ ms: Int64) -> String { String(ISO8601Millis.format(ms).prefix(10)) }
+            func day(_ ms: Int64) -> String { zone.date(ms) }
+            let first = "first (\(zone.name))"
             for kind in SampleKind.allCases {
                 let rows = statistics.filter { $0.kind == kind }
                 guard !rows.isEmpty else { continue }
@@ -129,16 +133,16 @@ extension StepSyncCommand {
                 switch kind {
                 case .cumulative:
                     out.append("cumulative (sums)")
-                    out.append(Format.table(header: ["type", "source", "samples", "sum", "unit", "first", "last"],
+                    out.append(Format.table(header: ["type", "source", "samples", "sum", "unit", first, "last"],
                                             rows: rows.map { lead($0) + [Format.number($0.sum), $0.unit] + span($0) }))
                 case .discrete:
                     out.append("discrete (readings)")
                     out.append(Format.table(
-                        header: ["type", "source", "samples", "min", "average", "max", "unit", "first", "last"],
+                        header: ["type", "source", "samples", "min", "average", "max", "unit", first, "last"],
                         rows: rows.map { lead($0) + [decimal($0.minimum), decimal($0.average), decimal($0.maximum), $0.unit] + span($0) }))
                 case .category, .workout:
                     out.append(kind == .category ? "category (spans)" : "workouts")
-                    out.append(Format.table(header: ["type", "source", "samples", "duration (h)", "first", "last"],
+                    out.append(Format.table(header: ["type", "source", "samples", "duration (h)", first, "last"],
                                             rows: rows.map { lead($0) + [decimal(Double($0.durationMs) / 3_600_000)] + span($0) }))
                 }
             }

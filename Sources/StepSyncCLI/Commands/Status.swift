@@ -56,6 +56,8 @@ extension StepSyncCommand {
                 lines.append("The ledger is empty: run `stepsync layer` first.")
             }
             lines += Self.rejectedLines(rejected)
+            lines.append("see them: `stepsync chunks` (a table), `stepsync chunks --svg chunks.svg` (a chart); "
+                         + "the sink's dashboard: http://127.0.0.1:8000/ while `stepsync serve` runs")
             print(lines.joined(separator: "\n"))
         }
 

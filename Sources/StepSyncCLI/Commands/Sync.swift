@@ -73,8 +73,10 @@ extension StepSyncCommand {
         @Option(help: ArgumentHelp("A bearer token for the sink (default STEPSYNC_TOKEN).", valueName: "token"))
         var token: String?
 
-        @Flag(help: "Print one JSON object instead of a summary (and no progress).")
+        @Flag(help: "Print one JSON object instead of a summary (and no progress); instants in ISO-8601 UTC.")
         var json = false
+
+        @OptionGroup var zone: TimeZoneOptions
 
         func validate() throws {
             guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, not \(concurrency)") }
@@ -142,7 +144,7 @@ extension StepSyncCommand {
             if json {
                 try JSONOutput.print(Self.jsonObject(report))
             } else {
-                print(Self.summary(report))
+                print(Self.summary(report, zone: try zone.displayTimeZone()))
             }
             if !report.isComplete { throw ExitCode.failure }
         }
@@ -154,6 +156,7 @@ extension StepSyncCommand {
 
         // MARK: - Output
 
+        /// The `--json` object (`docs/json/sync.schema.json`).
         static func jsonObject(_ report: SyncReport) -> [String: Any] {
             [
                 "synced": report.synced,
@@ -196,7 +199,8 @@ extension StepSyncCommand {
             ]
         }
 
-        static func summary(_ report: SyncReport) -> String {
+        /// The summary for people; failed intervals' ranges in `zone`.
+        static func summary(_ report: SyncReport, zone: DisplayTimeZone) -> String {
             var lines: [String] = []
             if report.totalIntervals == 0 {
                 return "The ledger holds no intervals: run `stepsync layer` first."
@@ -223,7 +227,7 @@ extension StepSyncCommand {
                 lines.append("failures:")
                 for failure in report.failures.prefix(20) {
                     let type = failure.type == .stepCount ? "" : " \(failure.type.shortName)"
-                    lines.append("  #\(failure.intervalId)\(type) \(failure.range) after \(failure.attempts) attempt(s): \(failure.message)")
+                    lines.append("  #\(failure.intervalId)\(type) \(zone.range(failure.range)) after \(failure.attempts) attempt(s): \(failure.message)")
                 }
                 if report.failures.count > 20 { lines.append("  … and \(report.failures.count - 20) more") }
                 lines.append("Fix the cause, then `stepsync sync --retry-failed` sends them again.")

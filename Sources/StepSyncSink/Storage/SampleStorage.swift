@@ -55,6 +55,13 @@ public protocol SampleStorage: Service, Sendable {
     /// rule (`DailyStepTotals`, a sweep in start order), read in one scan or one query.
     func stepSpans(overlapping range: Range<Int64>, for client: ClientIdentity) async throws -> [StepSpan]
 
+    /// The first and last start (UTC ms) of `client`'s live step-count samples, or `nil` when it has none: where the
+    /// dashboard's chart starts and ends (`GET /stats`). A default implementation reads ``stepSpans(overlapping:for:)``.
+    func stepStartBounds(for client: ClientIdentity) async throws -> ClosedRange<Int64>?
+
+    /// The files (or relations) the storage occupies and their sizes, for the dashboard. The default is empty.
+    func usage() async throws -> StorageUsage
+
     /// Whether the storage can write now (`/health` shows it).
     func health() async -> StorageHealth
 

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import StepSyncCore
+
+extension SinkResponder {
+    /// The documents anyone who can reach the sink may read, token or not: the dashboard's page (it holds no data:
+    /// it asks for the token and reads the JSON endpoints with it) and the OpenAPI document. `nil` for other paths.
+    func publicDocument(_ path: String, method: HTTPRequest.Method) throws -> Response? {
+        let document: (bytes: [UInt8], contentType: String)
+        switch path {
+        case "/": document = (DashboardPage.bytes, "text/html; charset=utf-8")
+        case "/openapi.json": document = (OpenAPIDocument.bytes, "application/json")
+        default: return nil
+        }
+        guard method == .get || method == .head else { throw SinkError.methodNotAllowed(method, path, allow: [.get]) }
+        let headers: HTTPFields = [
+            .contentType: document.contentType, .cacheControl: "no-cache",
+            .contentLength: String(document.bytes.count),
+            // The page runs only its own inline script and style and talks only to this sink.
+            .contentSecurityPolicy: "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                + "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            .init("X-Content-Type-Options")!: "nosniff",
+        ]
+        return Response(status: .ok, headers: headers,
+                        body: method == .head ? .init() : .init(byteBuffer: ByteBuffer(bytes: document.bytes)))
+    }
+
+    /// Whether `request` is one of the dashboard's own reads, which do not count as the sink's last request.
+    static func isDashboardRead(_ request: Request) -> Bool {
+        guard request.method == .get || request.method == .head else { return false }
+        switch request.uri.path {
+        case "/", "/openapi.json", "/stats", "/health": return true
+        default: return false
+        }
+    }
+
+    // MARK: - GET /stats
+
+    /// `GET /stats`: what the dashboard shows, in one object (see `Planning/dashboard.md` and the OpenAPI document).
+    func stats(client: ClientIdentity) async throws -> Response {
+        let counts = try await storage.typeCounts(for: client)
+        let bounds = try await storage.stepStartBounds(for: client)
+        let usage = try await storage.usage()
+        let health = await storage.health()
+        let done = activity.snapshot
+        let description = storage.storageDescription
+
+        func time(_ ms: Int64?) -> Any { ms.map { ISO8601Millis.format($0) as Any } ?? NSNull() }
+        let types = Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
+        let object: [String: Any] = [
+            "samples": [
+                "total": counts.values.reduce(0, +),
+                "steps": counts[.stepCount] ?? 0,
+                "types": types,
+                "firstStepStart": time(bounds?.lowerBound),
+                "lastStepStart": time(bounds?.upperBound),
+            ] as [String: Any],
+            "activity": [
+                "startedAt": time(done.startedAtMs),
+                "requests": done.requests,
+                "errors": done.errors,
+                "ingests": done.ingests,
+                "inserted": done.inserted,
+                "duplicates": done.duplicates,
+                "lastIngest": time(done.lastIngestMs),
+                "lastRequest": time(done.lastRequestMs),
+            ] as [String: Any],
+            "storage": [
+                "kind": description.kind,
+                "location": description.location,
+                "files": usage.items.map { ["name": $0.name, "bytes": Int($0.bytes)] as [String: Any] },
+                "totalBytes": Int(usage.totalBytes),
+                "status": health.isDegraded ? "degraded" : "ok",
+                "reason": health.degradedReason.map { $0 as Any } ?? NSNull(),
+            ] as [String: Any],
+        ]
+        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return json(Array(body))
+    }
+}

@@ -1,0 +1,22 @@
+import StepSyncCore
+
+extension JSONLStorage {
+    /// The first and last start of the live step samples, from the in-memory line table (no file read).
+    public func stepStartBounds(for client: ClientIdentity) async throws -> ClosedRange<Int64>? {
+        guard let number = logNumbers[.stepCount] else { return nil }
+        let log = logs[number]
+        var low = Int64.max, high = Int64.min
+        for slot in log.slots[0..<log.readable] where !slot.isDeleted {
+            low = min(low, slot.startMs)
+            high = max(high, slot.startMs)
+        }
+        return low <= high ? low...high : nil
+    }
+
+    /// Every data file and its size: `steps.jsonl` first, then `samples/<type>.jsonl` by name.
+    public func usage() async throws -> StorageUsage {
+        let items = logs.map { StorageUsage.Item(name: $0.file.path, bytes: $0.file.size()) }
+        guard let steps = items.first else { return StorageUsage(items: []) }
+        return StorageUsage(items: [steps] + items.dropFirst().sorted { $0.name < $1.name })
+    }
+}
