@@ -88,10 +88,6 @@ struct PostgresDailyTests {
         }
     }
 
-    static func key(_ span: StepSpan) -> String {
-        "\(span.startMs) \(span.endMs) \(span.value) \(span.deviceName ?? "-")"
-    }
-
     static func key(_ sample: DailyStepTotals.Sample) -> String {
         "\(sample.startMs) \(sample.endMs) \(sample.value) \(sample.deviceName ?? "-")"
     }

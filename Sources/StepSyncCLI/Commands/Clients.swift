@@ -58,18 +58,23 @@ extension StepSyncCommand.Clients {
             abstract: "List the clients: name, status, created, last seen, samples stored.",
             discussion: """
                 Last seen is updated at most once a minute. Revoked clients are listed with their samples (which stay).
-                Example:
+                Times are shown in --tz (default STEPSYNC_TZ, else the system's zone); --json gives UTC instants.
+                Examples:
                   stepsync clients list --database postgresql://stepsync@127.0.0.1:5432/stepsync --json
+                  stepsync clients list --tz Europe/Berlin
                 """)
 
         @OptionGroup var database: DatabaseOptions
 
-        @Flag(help: "Print one JSON object instead of a table.")
+        @Flag(help: "Print one JSON object instead of a table (instants in ISO-8601 UTC).")
         var json = false
+
+        @OptionGroup var zone: TimeZoneOptions
 
         func validate() throws { _ = try database.url() }
 
         func run() async throws {
+            let zone = try self.zone.displayTimeZone()
             let clients = try await database.withStorage { try await $0.listClients() }
             if json {
                 try JSONOutput.print(["clients": clients.map { client -> [String: Any] in
@@ -90,11 +95,11 @@ extension StepSyncCommand.Clients {
             }
             let rows = clients.map { client in
                 [client.name, client.revokedMs == nil ? "active" : "revoked",
-                 String(ISO8601Millis.format(client.createdMs).prefix(19)),
-                 client.lastSeenMs.map { String(ISO8601Millis.format($0).prefix(19)) } ?? "never",
+                 zone.dateTime(client.createdMs), client.lastSeenMs.map(zone.dateTime) ?? "never",
                  Format.number(client.sampleCount)]
             }
-            print(Format.table(header: ["name", "status", "created (UTC)", "last seen (UTC)", "samples"], rows: rows))
+            print(Format.table(header: ["name", "status", "created (\(zone.name))", "last seen (\(zone.name))", "samples"],
+                               rows: rows))
         }
     }
 
