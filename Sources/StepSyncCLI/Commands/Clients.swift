@@ -14,8 +14,8 @@ extension StepSyncCommand {
                 keeps the SHA-256 of each token, never the token.
                 Examples:
                   stepsync clients add anna --database postgresql://stepsync@127.0.0.1:5432/stepsync
-                  stepsync clients list --json
-                  stepsync clients revoke anna
+                  stepsync clients list --database postgresql://stepsync@127.0.0.1:5432/stepsync --json
+                  stepsync clients revoke anna --database postgresql://stepsync@127.0.0.1:5432/stepsync
                 """,
             subcommands: [Add.self, List.self, Revoke.self])
     }
@@ -27,9 +27,10 @@ extension StepSyncCommand.Clients {
         static let configuration = CommandConfiguration(
             abstract: "Add a client and print its bearer token (the last line of stdout; shown only this once).",
             discussion: """
+                The token is the last line of stdout; the client passes it to sync as --token (or \
+                STEPSYNC_TOKEN).
                 Example:
-                  TOKEN=$(stepsync clients add anna --database postgresql://stepsync@127.0.0.1:5432/stepsync | tail -1)
-                  stepsync sync --server http://sink.example:8000 --token "$TOKEN"
+                  stepsync clients add anna --database postgresql://stepsync@127.0.0.1:5432/stepsync
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -61,7 +62,7 @@ extension StepSyncCommand.Clients {
                 Times are shown in --tz (default STEPSYNC_TZ, else the system's zone); --json gives UTC instants.
                 Examples:
                   stepsync clients list --database postgresql://stepsync@127.0.0.1:5432/stepsync --json
-                  stepsync clients list --tz Europe/Berlin
+                  stepsync clients list --database postgresql://stepsync@127.0.0.1:5432/stepsync --tz Europe/Berlin
                 """)
 
         @OptionGroup var database: DatabaseOptions
