@@ -54,6 +54,19 @@ struct PostgresProcessTests {
             let table = try await StepSyncBinary.run(["clients", "list", "--database", url])
             let annaLine = table.stdout.split(separator: "\n").first { $0.hasPrefix("anna") }
             #expect(annaLine?.contains("revoked") == true && annaLine?.hasSuffix(" 3") == true, "\(table.stdout)")
+            // Human output in --tz (UTC+05:30, so no UTC time could pass for it), naming the zone; --json stays UTC.
+            let zoned = try await StepSyncBinary.run(["clients", "list", "--database", url, "--tz", "Asia/Kolkata"])
+            let lines = zoned.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first?.contains("created (Asia/Kolkata)") == true
+                    && lines.first?.contains("last seen (Asia/Kolkata)") == true, "\(zoned.stdout)")
+            let createdText = try #require(clients?.first?["created"] as? String)
+            let created = try #require(ISO8601Millis.parse(createdText))
+            let local = DateFormatter()
+            local.locale = Locale(identifier: "en_US_POSIX")
+            local.timeZone = TimeZone(identifier: "Asia/Kolkata")
+            local.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            let expected = local.string(from: Date(timeIntervalSince1970: Double(created) / 1000))
+            #expect(lines.first { $0.hasPrefix("anna") }?.contains(expected) == true, "\(expected) in \(zoned.stdout)")
             try await withPostgresSink(url: url) { port async throws in
                 #expect(try await SinkCaller(port: port, token: token).send(.GET, "/steps").status == 401)
             }
@@ -103,38 +116,57 @@ struct PostgresProcessTests {
         }
     }
 
-    @Test("serve --database killed with SIGKILL mid-sync, restarted on the same port: the sync ends exact")
+    @Test("serve --database killed with SIGKILL mid-sync (the sync stopped across each kill and restart), restarted on the same port: the sync ends exact")
     func killNineMidSync() async throws {
         try await PostgresHarness.withDatabase { url in
-            let token = try await addClients(["anna"], url: url)["anna"]
-            let fixture = try SyncFixture(intervals: 60, samplesPerInterval: 30)
-            let port = try PostgresHarness.freePort()
-            let first = try await StepSyncBinary.serve(url: url, port: port)
-            let (killed, killedContinuation) = AsyncStream<Int>.makeStream()
-            let doneAtKill = Counter()
-            async let restarted: StepSyncBinary = {
-                for await _ in killed { break }
-                _ = try await first.wait()
-                return try await StepSyncBinary.serve(url: url, port: port)
-            }()
-            let report = try await sync(fixture, port: port, token: token) { progress in
-                // At the first report of 8 or more done (reports may skip a count): kill once.
-                if progress.done >= 8, doneAtKill.value == 0 {
-                    kill(first.pid, SIGKILL)
-                    doneAtKill.set(progress.done)
-                    killedContinuation.yield(progress.done)
-                    killedContinuation.finish()
-                }
-            }
-            let second = try await restarted
-            #expect(first.process.terminationReason == .uncaughtSignal && first.process.terminationStatus == SIGKILL)
-            #expect(doneAtKill.value >= 8 && doneAtKill.value < 60, "killed after \(doneAtKill.value) of 60")
-            #expect(report.isComplete && report.synced == 60 && report.failed == 0, "\(report)")
-            #expect(try await SinkCaller(port: port, token: token).storedUUIDs() == fixture.storeUUIDs)
             let server = try await PostgresHarness.sharedServer()
-            #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "1800\n")
-            kill(second.pid, SIGTERM)
-            #expect(try await second.wait() == 0)
+            let token = try #require(try await addClients(["anna"], url: url)["anna"])
+            let fixture = try SyncFixture(intervals: 150, samplesPerInterval: 20)
+            let port = try PostgresHarness.freePort()
+            var serve = try await StepSyncBinary.serve(url: url, port: port)
+            let first = serve
+            let arguments = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--token", token,
+                             "--concurrency", "2", "--request-samples", "0", "--backoff-base", "0.01",
+                             "--max-attempts", "6", "--json"]
+            let sync = try StepSyncBinary(arguments)
+            var kills = 0
+            var rowsAtKill: [Int] = []
+            for _ in 0..<3 {
+                // Kill once the sink has committed something since it (re)started, i.e. in the middle of the sync.
+                // The sync is stopped (SIGSTOP) across the kill and the restart, so it is still mid-run however fast
+                // this machine is: its requests in flight are cut by the kill and meet a sink that is up again when
+                // it continues.
+                let before = try await Self.rows(server, url)
+                let grew = try await waitUntil("a row committed after \(before) rows", while: { sync.process.isRunning }) {
+                    try await Self.rows(server, url) > before
+                }
+                guard grew else { break }
+                kill(sync.pid, SIGSTOP)
+                kills += 1
+                rowsAtKill.append(try await Self.rows(server, url))
+                kill(serve.pid, SIGKILL)
+                _ = try await serve.wait()
+                serve = try await StepSyncBinary.serve(url: url, port: port)
+                kill(sync.pid, SIGCONT)
+            }
+            var status = try await sync.wait(timeout: .seconds(300))
+            var report = sync.stdout
+            var reruns = 0
+            // A request cut by a kill counts as one failed attempt; a rerun picks up what was left failed.
+            while status != 0, reruns < 3 {
+                let again = try await StepSyncBinary.run(arguments + ["--retry-failed"])
+                (status, report) = (again.status, again.stdout)
+                reruns += 1
+            }
+            #expect(status == 0, "\(sync.stderr.suffix(800))")
+            #expect(first.process.terminationReason == .uncaughtSignal && first.process.terminationStatus == SIGKILL)
+            #expect(kills >= 2 && rowsAtKill.allSatisfy { $0 < 3_000 }, "kills at rows \(rowsAtKill): the sync ended first")
+            let json = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
+            #expect(json?["failed"] as? Int == 0 && json?["complete"] as? Bool == true, "\(report)")
+            #expect(try await SinkCaller(port: port, token: token).storedUUIDs() == fixture.storeUUIDs)
+            #expect(try await server.psql("SELECT count(*), count(DISTINCT uuid) FROM samples", url: url) == "3000|3000\n")
+            kill(serve.pid, SIGTERM)
+            #expect(try await serve.wait() == 0)
         }
     }
 
@@ -142,44 +174,65 @@ struct PostgresProcessTests {
     func databaseRestartMidSync() async throws {
         try await PostgresHarness.withServer { server in
             let url = try await server.createDatabase()
-            let token = try await addClients(["anna"], url: url)["anna"]
+            let token = try #require(try await addClients(["anna"], url: url)["anna"])
             let fixture = try SyncFixture(intervals: 150, samplesPerInterval: 20)
             let log = StatusLog()
             // A short lease timeout: while the database is down, requests are answered 503 after 2 s rather than queued.
-            try await withPostgresSink(url: url, logger: log.logger, leaseTimeout: .seconds(2)) { sinkPort in
-                try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(30))) { port, _ in
-                    let (started, startedContinuation) = AsyncStream<Void>.makeStream()
-                    async let outage: (Int, SinkCaller.Reply) = {
-                        for await _ in started { break }
-                        try await server.stop()
-                        // Event, not time: wait until the sink has answered 503 three times, then bring it back.
-                        while log.count(503) < 3 { try await Task.sleep(for: .milliseconds(20)) }
-                        let during = log.count(200)
-                        let refused = try await SinkCaller(port: sinkPort, token: token).post(Array(fixture.samples.prefix(2)))
-                        try await server.start()
-                        return (during, refused)
-                    }()
-                    let report = try await sync(fixture, port: port, token: token,
-                                                policy: RetryPolicy(maxAttempts: 400, baseSeconds: 0.02, maxDelaySeconds: 0.25)) {
-                        if $0.done == 5 { startedContinuation.yield(); startedContinuation.finish() }
-                    }
-                    let (okBeforeRestart, refused) = try await outage
-                    #expect(refused.status == 503 && refused.headers["retry-after"] == "1", "\(refused.text)")
-                    #expect((refused.json["message"] as? String)?.hasPrefix("the database is unavailable") == true)
-                    #expect(report.isComplete && report.synced == 150 && report.failed == 0, "\(report)")
-                    #expect(okBeforeRestart < 150, "the database stopped only after the sync had ended")
-                    #expect(log.count(503) >= 3)
+            try await withPostgresSink(url: url, logger: log.logger, leaseTimeout: .seconds(2)) { port in
+                let sync = try StepSyncBinary([
+                    "sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--token", token,
+                    "--concurrency", "2", "--request-samples", "0", "--backoff-base", "0.02", "--max-attempts", "50",
+                    "--give-up-after", "0", "--json"])
+                // Mid-sync: once something is committed, stop the sync (SIGSTOP) while the database goes down, so
+                // that it cannot finish meanwhile, then let it run into the outage.
+                _ = try await waitUntil("the sync's first committed row", while: { sync.process.isRunning }) {
+                    log.count(200) > 0
                 }
-                #expect(try await SinkCaller(port: sinkPort, token: token).storedUUIDs() == fixture.storeUUIDs)
+                kill(sync.pid, SIGSTOP)
+                let okBeforeStop = log.count(200)
+                try await server.stop()
+                kill(sync.pid, SIGCONT)
+                // Event, not time: wait until the sink has answered 503 three times, then bring the database back.
+                let refusals = try await waitUntil("three 503s while the database is down", while: { true }) {
+                    log.count(503) >= 3
+                }
+                let refused = try await SinkCaller(port: port, token: token).post(Array(fixture.samples.prefix(2)))
+                try await server.start()
+                let status = try await sync.wait(timeout: .seconds(300))
+                #expect(status == 0, "\(sync.stderr.suffix(800))")
+                let report = try JSONSerialization.jsonObject(with: Data(sync.stdout.utf8)) as? [String: Any]
+                #expect(report?["synced"] as? Int == 150 && report?["failed"] as? Int == 0, "\(sync.stdout)")
+                #expect(refusals)
+                #expect(refused.status == 503 && refused.headers["retry-after"] == "1", "\(refused.text)")
+                #expect((refused.json["message"] as? String)?.hasPrefix("the database is unavailable") == true)
+                #expect(okBeforeStop < 150, "the database stopped only after the sync had ended")
+                #expect(try await SinkCaller(port: port, token: token).storedUUIDs() == fixture.storeUUIDs)
             }
             #expect(try await server.psql("SELECT count(*), count(DISTINCT uuid) FROM samples", url: url) == "3000|3000\n")
         }
     }
+
+    /// How many samples the database of `url` holds.
+    static func rows(_ server: PostgresServer, _ url: String) async throws -> Int {
+        let text = try await server.psql("SELECT count(*) FROM samples", url: url)
+        guard let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw PostgresHarness.Failure("count(*) answered \(text.prefix(64))")
+        }
+        return count
+    }
 }
 
-/// A value set from a synchronous callback and read afterwards.
-final class Counter: Sendable {
-    private let stored = Mutex(0)
-    func set(_ value: Int) { stored.withLock { $0 = value } }
-    var value: Int { stored.withLock { $0 } }
+/// Polls `condition` every 5 ms until it holds (true) or `running` turns false (false); throws, naming `what`, after
+/// `timeout`: a test never waits forever.
+func waitUntil(_ what: String, timeout: Duration = .seconds(120), while running: () -> Bool,
+               _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while running() {
+        if try await condition() { return true }
+        guard ContinuousClock.now < deadline else {
+            throw PostgresHarness.Failure("waited \(timeout) for \(what)")
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    return try await condition()
 }
