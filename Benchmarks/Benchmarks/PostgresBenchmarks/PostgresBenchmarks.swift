@@ -39,6 +39,19 @@ let quiet: Logger = {
 
 let selfCPU = BenchmarkMetric.custom("CPU of this process (ms)", useScalingFactor: false)
 let serverCPU = BenchmarkMetric.custom("CPU of PostgreSQL (ms)", useScalingFactor: false)
+let samplesPerSecond = BenchmarkMetric.custom("samples/s", polarity: .prefersLarger, useScalingFactor: false)
+
+/// Runs `body` between the benchmark's start and stop, and records samples/s (`samples` over its wall clock).
+func measured(_ box: BenchmarkBox, samples: Int = bodyCount * bodySize, _ body: () async throws -> Void) async rethrows {
+    let clock = ContinuousClock()
+    box.benchmark.startMeasurement()
+    let start = clock.now
+    try await body()
+    let elapsed = clock.now - start
+    box.benchmark.stopMeasurement()
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    box.benchmark.measurement(samplesPerSecond, Int(Double(samples) / max(seconds, 1e-9)))
+}
 
 /// The `Benchmark` of an iteration (it is not Sendable; the closures below only run inside its own iteration).
 final class BenchmarkBox: @unchecked Sendable {
@@ -72,7 +85,11 @@ func postAll(port: Int, token: String?, posters: Int) async throws {
 /// CPU time of this process, in ms.
 func processCPU() -> Int {
     var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
     getrusage(RUSAGE_SELF, &usage)
+    #endif
     return (Int(usage.ru_utime.tv_sec) + Int(usage.ru_stime.tv_sec)) * 1000
         + (Int(usage.ru_utime.tv_usec) + Int(usage.ru_stime.tv_usec)) / 1000
 }
@@ -117,9 +134,7 @@ func ingestPostgres(method: PostgresSampleStorage.IngestMethod, posters: Int, bo
     try await SinkServer.withRunningSink(configuration: SinkConfiguration(port: 0, dataPath: "/unused"),
                                          storage: storage, authenticator: authenticator, logger: quiet) { port in
         let (cpu, pg) = (processCPU(), postgresCPU(server))
-        box.benchmark.startMeasurement()
-        try await postAll(port: port, token: token.text, posters: posters)
-        box.benchmark.stopMeasurement()
+        try await measured(box) { try await postAll(port: port, token: token.text, posters: posters) }
         box.benchmark.measurement(selfCPU, processCPU() - cpu)
         box.benchmark.measurement(serverCPU, postgresCPU(server) - pg)
     }
@@ -132,9 +147,7 @@ func ingestJSONL(posters: Int, box: BenchmarkBox) async throws {
     let configuration = SinkConfiguration(port: 0, dataPath: directory + "/steps.jsonl", durable: true)
     try await SinkServer.withRunningSink(configuration: configuration, logger: quiet) { port in
         let cpu = processCPU()
-        box.benchmark.startMeasurement()
-        try await postAll(port: port, token: nil, posters: posters)
-        box.benchmark.stopMeasurement()
+        try await measured(box) { try await postAll(port: port, token: nil, posters: posters) }
         box.benchmark.measurement(selfCPU, processCPU() - cpu)
     }
 }
@@ -149,19 +162,19 @@ func insertDirect(method: PostgresSampleStorage.IngestMethod, concurrency: Int, 
         let client = try await storage.addClient(name: "bench", token: .random())
         let identity = ClientIdentity(String(client.id))
         let (cpu, pg) = (processCPU(), postgresCPU(server))
-        box.benchmark.startMeasurement()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<concurrency {
-                group.addTask {
-                    for b in stride(from: worker, to: bodyCount, by: concurrency) {
-                        let outcome = try await storage.insert(batches[b], for: identity)
-                        precondition(outcome.inserted == bodySize)
+        try await measured(box) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<concurrency {
+                    group.addTask {
+                        for b in stride(from: worker, to: bodyCount, by: concurrency) {
+                            let outcome = try await storage.insert(batches[b], for: identity)
+                            precondition(outcome.inserted == bodySize)
+                        }
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
         }
-        box.benchmark.stopMeasurement()
         box.benchmark.measurement(selfCPU, processCPU() - cpu)
         box.benchmark.measurement(serverCPU, postgresCPU(server) - pg)
     }
@@ -169,7 +182,7 @@ func insertDirect(method: PostgresSampleStorage.IngestMethod, concurrency: Int, 
 
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .throughput, selfCPU, serverCPU], maxDuration: .seconds(30), maxIterations: 6)
+        metrics: [.wallClock, samplesPerSecond, selfCPU, serverCPU], maxDuration: .seconds(30), maxIterations: 6)
 
     for posters in [3, 30] {
         for method in PostgresSampleStorage.IngestMethod.allCases {
