@@ -182,7 +182,7 @@ func insertDirect(method: PostgresSampleStorage.IngestMethod, concurrency: Int, 
 
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, samplesPerSecond, selfCPU, serverCPU], maxDuration: .seconds(30), maxIterations: 6)
+        metrics: [.wallClock, samplesPerSecond, selfCPU, serverCPU], maxDuration: .seconds(20), maxIterations: 4)
 
     for posters in [3, 30] {
         for method in PostgresSampleStorage.IngestMethod.allCases {
