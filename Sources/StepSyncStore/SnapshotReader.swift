@@ -16,8 +16,11 @@ import StepSyncCore
 ///
 /// Only valid inside the read transaction that created it.
 final class SnapshotReader {
-    /// The most rows of each kind kept after a read (≈ 1 MB of samples).
-    static let keptRows = 1 << 16
+    /// The most rows of each kind kept after a read, by default (≈ 1 MB of samples).
+    static let defaultKeptRows = 1 << 16
+
+    /// The most rows of each kind kept after a read.
+    let keptRows: Int
 
     private let db: Database
     /// `SELECT start_ms, value` of one type in a time range, in start order (index only).
@@ -33,8 +36,9 @@ final class SnapshotReader {
     /// Statements run so far (queries answered from kept rows are not counted).
     private(set) var statementsRun = 0
 
-    init(db: Database) throws {
+    init(db: Database, keptRows: Int = SnapshotReader.defaultKeptRows) throws {
         self.db = db
+        self.keptRows = keptRows
         scan = try db.makeStatement(sql: """
             SELECT start_ms, value FROM sample INDEXED BY sample_type_start
             WHERE type_id = ? AND start_ms >= ? AND start_ms < ? ORDER BY start_ms
@@ -93,7 +97,7 @@ final class SnapshotReader {
             let start = sqlite3_column_int64(s, 0), value = sqlite3_column_double(s, 1)
             body(start, value)
             if keeping {
-                if kept.starts.count < Self.keptRows {
+                if kept.starts.count < keptRows {
                     kept.starts.append(start)
                     kept.values.append(value)
                 } else {
@@ -122,7 +126,7 @@ final class SnapshotReader {
             let count = Int(sqlite3_column_int64(s, 2))
             body(hour, sum, count)
             if keeping {
-                if kept.hours.count < Self.keptRows {
+                if kept.hours.count < keptRows {
                     kept.hours.append(hour)
                     kept.sums.append(sum)
                     kept.counts.append(count)
