@@ -186,16 +186,7 @@ extension StepStore {
                 throw StoreError.intervalsNotContiguous(
                     "delta interval \(interval.range) does not start where the previous one ends")
             }
-            if LayerperfSwitch.oldInsert {
-            try statement.execute(arguments: [
-                typeId, interval.range.start, interval.range.end, interval.kind.rawValue, interval.seqAfter,
-                interval.seqThrough, interval.steps, interval.samples, interval.oversize, interval.status.rawValue,
-                interval.attempts, interval.lastError, interval.syncedAtMs,
-            ])
-            interval.id = db.lastInsertedRowID
-            } else {
             interval.id = try insert(interval, typeId: typeId, with: statement, in: db)
-            }
             stored.append(interval)
             previous = interval
         }

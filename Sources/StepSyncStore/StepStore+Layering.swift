@@ -43,13 +43,8 @@ extension StepStore {
     ///   - limits: the interval limits of each kind of type.
     @discardableResult
     public func layer(types: Set<SampleType>? = nil, limits: LayeringLimits = LayeringLimits()) throws -> LayeringReport {
-        let clock = ContinuousClock()
-        let t0 = clock.now
         var plan = try planLayering(types: types, limits: limits)
-        let t1 = clock.now
         if plan.needsCommit { plan = try commit(plan) }
-        let t2 = clock.now
-        LayerperfSwitch.log("LP plan \(t1 - t0) commit \(t2 - t1) queries \(plan.queries)")
         return LayeringReport(plan: plan)
     }
 
@@ -67,10 +62,8 @@ extension StepStore {
     public func planLayering(types: Set<SampleType>? = nil, limits: LayeringLimits = LayeringLimits()) throws -> LayeringPlan {
         try dbWriter.read { db in
             let snapshot = try StoreLayeringSnapshot(db: db)
-            let p = try LayeringPlanner(limits: limits).plan(
+            return try LayeringPlanner(limits: limits).plan(
                 types: types.map { Array($0) } ?? snapshot.types, previous: try Self.layerStates(db), in: snapshot)
-            LayerperfSwitch.log("LP statements \(snapshot.reader.statementsRun)")
-            return p
         }
     }
 
@@ -82,12 +75,7 @@ extension StepStore {
     /// - Throws: ``StoreError`` when the ledger moved, or the intervals would not continue it.
     @discardableResult
     public func commit(_ plan: LayeringPlan) throws -> LayeringPlan {
-        let clock = ContinuousClock()
-        let t0 = clock.now
-        defer { LayerperfSwitch.log("LP write() incl. commit \(clock.now - t0)") }
-        return try dbWriter.write { db in
-            let t1 = clock.now
-            defer { LayerperfSwitch.log("LP wait \(t1 - t0) in-transaction body \(clock.now - t1)") }
+        try dbWriter.write { db in
             var committed = plan
             let states = try Self.layerStates(db)
             for index in committed.types.indices where committed.types[index].needsCommit {

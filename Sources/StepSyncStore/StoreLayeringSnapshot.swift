@@ -14,7 +14,7 @@ struct StoreLayeringSnapshot: LayeringSnapshot {
     let reader: SnapshotReader
     /// Queries are cheap here (cached statements in one transaction, whole hours from the rollup) and reading
     /// samples is what costs, so the engine refines only where a cut must land (measured in `layering.md`).
-    var maxBucketsPerQuery: Int { LayerperfSwitch.budget }
+    var maxBucketsPerQuery: Int { 16 }
 
     init(db: Database) throws {
         self.db = db
@@ -57,7 +57,6 @@ struct SnapshotStatistics: StatisticsSource {
             return try StepStore.windowedStatistics(db, typeId: typeId, in: range, bucketMs: bucketMs,
                                                     seqAfter: window.after, seqThrough: window.through)
         }
-        if LayerperfSwitch.oldReader { return try StepStore.statistics(db, typeId: typeId, in: range, bucketMs: bucketMs) }
         return try reader.statistics(typeId: typeId, in: range, bucketMs: bucketMs)
     }
 
@@ -68,11 +67,3 @@ struct SnapshotStatistics: StatisticsSource {
     }
 }
 
-import Foundation
-enum LayerperfSwitch {
-    static let oldReader = ProcessInfo.processInfo.environment["LP_OLD_READER"] != nil
-    static let oldInsert = ProcessInfo.processInfo.environment["LP_OLD_INSERT"] != nil
-    static let timing = ProcessInfo.processInfo.environment["LP_TIMING"] != nil
-    static let budget = ProcessInfo.processInfo.environment["LP_BUDGET"].flatMap { Int($0) } ?? 16
-    static func log(_ s: String) { if timing { FileHandle.standardError.write((s + "\n").data(using: .utf8)!) } }
-}
