@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StepSyncCore
 
 extension StepStore {
@@ -74,22 +75,77 @@ extension StepStore {
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         var page: [HealthSample] = []
         page.reserveCapacity(min(limit, 256))  // grows as needed: most intervals hold far fewer than `limit`
+        // The columns are read with the SQLite C API from the row the cursor stepped to (GRDB steps, resets and
+        // reports errors): no `Row` subscripts and their generic decoding per column, and the text columns —
+        // the same source, unit and device for long runs of samples — become `String`s only when their bytes
+        // differ from the previous row's (`TextColumn`). Figures in `Planning/sync.md`.
+        let s = statement.sqliteStatement
+        var unit = TextColumn(), name = TextColumn(), bundle = TextColumn()
+        var version = TextColumn(), device = TextColumn(), model = TextColumn()
         while let row = try rows.next() {
+            let uuid: UUID
+            if sqlite3_column_bytes(s, 0) == 16, let blob = sqlite3_column_blob(s, 0) {
+                var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                withUnsafeMutableBytes(of: &bytes) { $0.copyMemory(from: UnsafeRawBufferPointer(start: blob, count: 16)) }
+                uuid = UUID(uuid: bytes)
+            } else {
+                uuid = row[0]  // not the store's 16-byte blob: GRDB's decoding (and its error) as before
+            }
             page.append(HealthSample(
-                uuid: row[0],
+                uuid: uuid,
                 type: type,
-                startMs: row[1],
-                endMs: row[2],
-                utcOffsetSeconds: (row[3] as Int64?).map { Int32(truncatingIfNeeded: $0) },
-                value: row[4],
-                unit: row[5],
-                sourceName: row[6],
-                sourceBundleId: row[7],
-                sourceVersion: row[8],
-                deviceName: row[9],
-                deviceModel: row[10],
-                details: row[11]))
+                startMs: sqlite3_column_int64(s, 1),
+                endMs: sqlite3_column_int64(s, 2),
+                utcOffsetSeconds: sqlite3_column_type(s, 3) == SQLITE_NULL
+                    ? nil : Int32(truncatingIfNeeded: sqlite3_column_int64(s, 3)),
+                value: sqlite3_column_double(s, 4),
+                unit: unit.string(s, 5) ?? "",
+                sourceName: name.string(s, 6) ?? "",
+                sourceBundleId: bundle.string(s, 7) ?? "",
+                sourceVersion: version.string(s, 8),
+                deviceName: device.string(s, 9),
+                deviceModel: model.string(s, 10),
+                details: sqlite3_column_type(s, 11) == SQLITE_NULL ? nil : TextColumn.text(s, 11)))
         }
         return page
+    }
+}
+
+/// One text column of a page's rows: the previous row's bytes and `String`, reused while the bytes repeat.
+private struct TextColumn {
+    private var bytes: [UInt8] = []
+    private var value: String?
+    private var isNull = true
+    private var started = false
+
+    /// The column's text in the current row of `s` (`nil` for NULL).
+    @inline(__always)
+    mutating func string(_ s: SQLiteStatement, _ column: CInt) -> String? {
+        if sqlite3_column_type(s, column) == SQLITE_NULL {
+            started = true
+            isNull = true
+            value = nil
+            return nil
+        }
+        let text = sqlite3_column_text(s, column)
+        let count = Int(sqlite3_column_bytes(s, column))
+        let raw = UnsafeRawBufferPointer(start: text, count: count)
+        if started, !isNull, count == bytes.count,
+           count == 0 || bytes.withUnsafeBytes({ memcmp($0.baseAddress!, raw.baseAddress!, count) }) == 0 {
+            return value
+        }
+        started = true
+        isNull = false
+        bytes = Array(raw)
+        let string = String(decoding: raw, as: UTF8.self)
+        value = string
+        return string
+    }
+
+    /// The column's text in the current row of `s` (not NULL), as a new `String`.
+    static func text(_ s: SQLiteStatement, _ column: CInt) -> String {
+        let text = sqlite3_column_text(s, column)
+        return String(decoding: UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(s, column))),
+                      as: UTF8.self)
     }
 }

@@ -56,4 +56,32 @@ struct WireEncoderTests {
         let decoded = try WireDecoder.decodeSample(Data(out.dropLast()))
         #expect(decoded == wire)
     }
+
+    @Test("a HealthSample's object is its WireSample's, byte for byte, on the fast path and every fallback")
+    func healthSampleObjectMatchesWireSample() {
+        var generator = SplitMix64(seed: 14)
+        let values: [Double] = [0, 1, 9, 10, 6176, 999_999, 1_000_000, 9_007_199_254_740_991, -3, 12.5, 0.1,
+                                9_007_199_254_740_992, .infinity, .nan, -0.0]
+        let strings = ["", "iPhone", "com.apple.health", "com.apple.health.D67311EE-FACB-41AA-B202-8D266F3EDE18",
+                       "Anna's \"Watch\"", "back\\slash", "tab\tnew\nline", "Ünïcødé ⌚️", String(repeating: "x", count: 1_024)]
+        for k in 0..<400 {
+            let startMs = k == 0 ? Instants.min : k == 1 ? Instants.max
+                : Instants.min + Int64(bitPattern: generator.next() % UInt64(Instants.max - Instants.min))
+            let endMs = min(Instants.max, startMs + Int64(generator.next() % 86_400_000))
+            let device: String? = k % 5 == 0 ? nil : strings[Int(generator.next() % UInt64(strings.count))]
+            var bytes: [UInt8] = []
+            for _ in 0..<16 { bytes.append(UInt8(truncatingIfNeeded: generator.next())) }
+            let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                                   bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            let sample = HealthSample(uuid: uuid, type: .stepCount, startMs: startMs, endMs: endMs,
+                                      value: values[k % values.count], unit: "count", sourceName: "",
+                                      sourceBundleId: strings[Int(generator.next() % UInt64(strings.count))],
+                                      deviceName: device)
+            var fast: [UInt8] = [UInt8(ascii: "[")]
+            WireEncoder.appendObject(sample, to: &fast)
+            var general: [UInt8] = [UInt8(ascii: "[")]
+            WireEncoder.appendObject(WireSample(sample), to: &general)
+            #expect(fast == general, "sample \(k): \(String(decoding: fast, as: UTF8.self))")
+        }
+    }
 }

@@ -80,6 +80,10 @@ struct WireStoredLineTests {
         forms.append(good.replacingOccurrences(of: #""count":6176,"#, with: "").replacingOccurrences(of: #""iPhone"}"#, with: #""iPhone","count":6176}"#)) // order
         forms.append(good.replacingOccurrences(of: #""iPhone"}"#, with: #""iPhone","sourceName":"Anna"}"#)) // a field /steps lines lack
         forms.append(good.replacingOccurrences(of: #""iPhone"}"#, with: #""iPhone","count":6176}"#)) // a repeated key
+        // Where the parser predicts the next key: whitespace before its colon, an unknown key that starts with it.
+        forms.append(good.replacingOccurrences(of: #""startDate":"#, with: #""startDate" :"#))
+        forms.append(good.replacingOccurrences(of: #""endDate":"#, with: #""endDateLocal":"x","endDate":"#))
+        forms.append(good.replacingOccurrences(of: #""count":"#, with: #""coun\u0074":"#))
         return forms
     }()
 

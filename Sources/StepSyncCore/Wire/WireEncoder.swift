@@ -15,7 +15,7 @@ public enum WireEncoder {
         out.append(contentsOf: samplesPrefix)
         for (i, sample) in samples.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            appendObject(WireSample(sample), to: &out)
+            appendObject(sample, to: &out)
         }
         out.append(contentsOf: samplesSuffix)
         return out
@@ -36,7 +36,7 @@ public enum WireEncoder {
 
     /// Appends one JSONL line (the sample object and `\n`) to `out`.
     public static func appendLine(_ sample: HealthSample, to out: inout [UInt8]) {
-        appendObject(WireSample(sample), to: &out)
+        appendObject(sample, to: &out)
         out.append(UInt8(ascii: "\n"))
     }
 
@@ -63,6 +63,89 @@ public enum WireEncoder {
             appendEscaped(device, to: &out)
         }
         out.append(contentsOf: objectEnd)
+    }
+
+    /// Appends the wire object of a step-count `sample` (the object of its
+    /// ``WireSample``, byte for byte) to `out`.
+    ///
+    /// The sync encodes every sample of a request through here, so the common case — a whole count, a bundle id and
+    /// device name with nothing to escape — is written into one stack buffer and appended once, rather than as
+    /// eleven appends to `out` (each with its own capacity and uniqueness check) after copying the sample into a
+    /// ``WireSample`` (two string retains and releases). Anything else takes the general path.
+    public static func appendObject(_ sample: HealthSample, to out: inout [UInt8]) {
+        let value = sample.value
+        guard value.isFinite, value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992 else {
+            appendObject(WireSample(sample), to: &out)
+            return
+        }
+        var bundle = sample.sourceBundleId
+        var device = sample.deviceName ?? ""
+        let hasDevice = sample.deviceName != nil
+        let done = bundle.withUTF8 { b in
+            device.withUTF8 { d in
+                guard isClean(b), isClean(d) else { return false }
+                let capacity = 200 + b.count + d.count  // 191 bytes of keys, uuid, dates and count at most
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+                    let base = buffer.baseAddress!
+                    var n = 0
+                    @inline(__always) func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                        if let source = bytes.baseAddress, !bytes.isEmpty {
+                            (base + n).update(from: source, count: bytes.count)
+                        }
+                        n += bytes.count
+                    }
+                    uuidKey.withUnsafeBufferPointer(put)
+                    withUnsafeBytes(of: sample.uuid.uuid) { raw in
+                        hex.withUnsafeBufferPointer { hex in
+                            for i in 0..<16 {
+                                if i == 4 || i == 6 || i == 8 || i == 10 { base[n] = UInt8(ascii: "-"); n += 1 }
+                                let byte = raw[i]
+                                base[n] = hex[Int(byte >> 4)]
+                                base[n + 1] = hex[Int(byte & 0x0F)]
+                                n += 2
+                            }
+                        }
+                    }
+                    startKey.withUnsafeBufferPointer(put)
+                    ISO8601Millis.write(sample.startMs, into: base + n)
+                    n += 24
+                    endKey.withUnsafeBufferPointer(put)
+                    ISO8601Millis.write(sample.endMs, into: base + n)
+                    n += 24
+                    countKey.withUnsafeBufferPointer(put)
+                    let integer = Int64(value)
+                    if integer < 0 { base[n] = UInt8(ascii: "-"); n += 1 }
+                    var magnitude = integer.magnitude
+                    var digits = 1
+                    var rest = magnitude / 10
+                    while rest > 0 { digits += 1; rest /= 10 }
+                    n += digits
+                    var k = n
+                    repeat {
+                        k -= 1
+                        base[k] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+                        magnitude /= 10
+                    } while magnitude > 0
+                    bundleKey.withUnsafeBufferPointer(put)
+                    put(b)
+                    if hasDevice {
+                        deviceKey.withUnsafeBufferPointer(put)
+                        put(d)
+                    }
+                    objectEnd.withUnsafeBufferPointer(put)
+                    out.append(contentsOf: UnsafeBufferPointer(start: base, count: n))
+                }
+                return true
+            }
+        }
+        if !done { appendObject(WireSample(sample), to: &out) }
+    }
+
+    /// Whether `bytes` need no JSON escape (no `"`, `\\` or control character).
+    @inline(__always)
+    static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+        return true
     }
 
     // MARK: - Pieces

@@ -6,6 +6,26 @@ enum WireKey: String {
     /// Any other key (skipped).
     case other
 
+    /// The key's bytes (without quotes); `""` for ``other``.
+    var literal: StaticString {
+        switch self {
+        case .uuid: "uuid"
+        case .type: "type"
+        case .startDate: "startDate"
+        case .endDate: "endDate"
+        case .count: "count"
+        case .value: "value"
+        case .unit: "unit"
+        case .sourceName: "sourceName"
+        case .sourceBundleId: "sourceBundleId"
+        case .sourceDeviceName: "sourceDeviceName"
+        case .sourceVersion: "sourceVersion"
+        case .deviceModel: "deviceModel"
+        case .details: "details"
+        case .other: ""
+        }
+    }
+
     /// The key of `raw` (the key's bytes without quotes and without escapes).
     @inline(__always)
     static func of(_ raw: UnsafeRawBufferPointer) -> WireKey {
