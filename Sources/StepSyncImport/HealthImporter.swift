@@ -41,7 +41,7 @@ public struct HealthImporter: Sendable {
 
         struct Counts {
             var parser = HealthExportParser()
-            var insertedByType = TypeCounts()
+            var insertedByType: [SampleType: Int] = [:]
             var bytesRead: Int64 = 0
         }
         // Two halves on two cores: a reader thread inflates, scans and decodes; this thread (the store's writer)
@@ -57,13 +57,12 @@ public struct HealthImporter: Sendable {
             while true {
                 switch pipeline.take() {
                 case .samples(let samples, let bytesRead, let recordsRead):
-                    for sample in samples where try inserter.insert(sample) {
-                        counts.insertedByType.add(sample.type)
-                    }
+                    for sample in samples { try inserter.insert(sample) }
                     counts.bytesRead = bytesRead
                     progress(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: recordsRead))
                 case .finished(let parser, let bytesRead):
                     counts.parser = parser
+                    counts.insertedByType = inserter.insertedByType
                     counts.bytesRead = bytesRead
                     return counts
                 case .failed(let error):
@@ -78,7 +77,7 @@ public struct HealthImporter: Sendable {
             bytesRead: counts.bytesRead,
             recordsRead: counts.parser.recordsRead,
             recordsByType: counts.parser.recordsByType,
-            insertedByType: counts.insertedByType.counts,
+            insertedByType: counts.insertedByType,
             inserted: inserted.inserted,
             duplicates: inserted.duplicates,
             insertedSteps: inserted.insertedSteps,

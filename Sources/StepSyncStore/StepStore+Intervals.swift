@@ -1,5 +1,11 @@
 import GRDB
+import GRDBSQLite
 import StepSyncCore
+
+/// SQLite copies a parameter bound with this destructor (the C macro, which Swift does not import).
+private var SQLITE_TRANSIENT_INTERVAL: sqlite3_destructor_type {
+    unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+}
 
 extension StepStore {
     // MARK: - Reading the ledger
@@ -180,16 +186,47 @@ extension StepStore {
                 throw StoreError.intervalsNotContiguous(
                     "delta interval \(interval.range) does not start where the previous one ends")
             }
-            try statement.execute(arguments: [
-                typeId, interval.range.start, interval.range.end, interval.kind.rawValue, interval.seqAfter,
-                interval.seqThrough, interval.steps, interval.samples, interval.oversize, interval.status.rawValue,
-                interval.attempts, interval.lastError, interval.syncedAtMs,
-            ])
-            interval.id = db.lastInsertedRowID
+            interval.id = try insert(interval, typeId: typeId, with: statement, in: db)
             stored.append(interval)
             previous = interval
         }
         return stored
+    }
+
+    /// Inserts one interval through `statement` (the `INSERT` of ``insertIntervals(_:typeId:continuing:in:)``),
+    /// binding its parameters with the SQLite C API (no argument array per row). Returns its id.
+    private static func insert(_ interval: SyncInterval, typeId: Int64, with statement: Statement, in db: Database)
+        throws -> Int64
+    {
+        let s = statement.sqliteStatement
+        sqlite3_bind_int64(s, 1, typeId)
+        sqlite3_bind_int64(s, 2, interval.range.start)
+        sqlite3_bind_int64(s, 3, interval.range.end)
+        bindStatic(interval.kind.rawValue, to: s, at: 4)
+        sqlite3_bind_int64(s, 5, interval.seqAfter)
+        sqlite3_bind_int64(s, 6, interval.seqThrough)
+        sqlite3_bind_double(s, 7, interval.steps)
+        sqlite3_bind_int64(s, 8, Int64(interval.samples))
+        sqlite3_bind_int64(s, 9, interval.oversize ? 1 : 0)
+        bindStatic(interval.status.rawValue, to: s, at: 10)
+        sqlite3_bind_int64(s, 11, Int64(interval.attempts))
+        if let error = interval.lastError {
+            _ = error.withCString { sqlite3_bind_text(s, 12, $0, -1, SQLITE_TRANSIENT_INTERVAL) }
+        } else {
+            sqlite3_bind_null(s, 12)
+        }
+        if let syncedAt = interval.syncedAtMs { sqlite3_bind_int64(s, 13, syncedAt) } else { sqlite3_bind_null(s, 13) }
+        let code = sqlite3_step(s)
+        sqlite3_reset(s)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+        }
+        return sqlite3_last_insert_rowid(db.sqliteConnection)
+    }
+
+    /// Binds a short ASCII text (a status or kind) to parameter `index`, copied by SQLite.
+    private static func bindStatic(_ text: String, to s: OpaquePointer, at index: Int32) {
+        _ = text.withCString { sqlite3_bind_text(s, index, $0, -1, SQLITE_TRANSIENT_INTERVAL) }
     }
 
     /// Deletes every interval of `type` (all types when `nil`) and what the layering runs recorded, so the next

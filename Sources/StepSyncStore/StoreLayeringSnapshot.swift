@@ -10,6 +10,8 @@ struct StoreLayeringSnapshot: LayeringSnapshot {
     let anchor: Int64
     /// Type ids by type, read once.
     let typeIds: [SampleType: Int64]
+    /// The statements of the whole-snapshot statistics, shared by every type's source.
+    let reader: SnapshotReader
     /// Queries are cheap here (cached statements in one transaction, whole hours from the rollup) and reading
     /// samples is what costs, so the engine refines only where a cut must land (measured in `layering.md`).
     var maxBucketsPerQuery: Int { 16 }
@@ -22,13 +24,14 @@ struct StoreLayeringSnapshot: LayeringSnapshot {
             ids[SampleType(row[1] as String)] = row[0]
         }
         typeIds = ids
+        reader = try SnapshotReader(db: db)
     }
 
     /// Every type the store has ever held (a type stays known after its samples are deleted).
     var types: [SampleType] { typeIds.keys.sorted() }
 
     func statistics(of type: SampleType, seqAfter: Int64, seqThrough: Int64) throws -> SnapshotStatistics {
-        SnapshotStatistics(db: db, typeId: typeIds[type],
+        SnapshotStatistics(db: db, reader: reader, typeId: typeIds[type],
                            // The whole snapshot: the window hides nothing, so the time index answers alone.
                            window: seqAfter <= 0 && seqThrough >= anchor ? nil : (seqAfter, seqThrough))
     }
@@ -43,6 +46,7 @@ struct StoreLayeringSnapshot: LayeringSnapshot {
 /// Statistics of one type inside a ``StoreLayeringSnapshot``: the samples in a change-sequence window, or all of them.
 struct SnapshotStatistics: StatisticsSource {
     let db: Database
+    let reader: SnapshotReader
     let typeId: Int64?
     /// `(seqAfter, seqThrough]`, or `nil` for every sample of the snapshot.
     let window: (after: Int64, through: Int64)?
@@ -53,7 +57,7 @@ struct SnapshotStatistics: StatisticsSource {
             return try StepStore.windowedStatistics(db, typeId: typeId, in: range, bucketMs: bucketMs,
                                                     seqAfter: window.after, seqThrough: window.through)
         }
-        return try StepStore.statistics(db, typeId: typeId, in: range, bucketMs: bucketMs)
+        return try reader.statistics(typeId: typeId, in: range, bucketMs: bucketMs)
     }
 
     func total(in range: TimeRange) throws -> StatisticsBucket {
@@ -62,3 +66,4 @@ struct SnapshotStatistics: StatisticsSource {
                                 count: buckets.reduce(0) { $0 + $1.count })
     }
 }
+

@@ -156,4 +156,20 @@ struct NameBasedUUIDTests {
         #expect(NameBasedUUID.v5(namespace: dns, name: "www.example.com")
             == UUID(uuidString: "2ed6657d-e927-568b-95e1-2665a8aea6a2")!)
     }
+
+    @Test("a uuid resumed from the hashed start of its name equals Python's uuid5 of the whole name, cut at every point")
+    func v5Resumed() {
+        // hashlib.sha1(dns.bytes + bytes((i*7+3)%256 for i in range(200))) with version 5 and the RFC 4122 variant.
+        let dns = UUID(uuidString: "6ba7b810-9dad-11d1-80b4-00c04fd430c8")!
+        let expected = UUID(uuidString: "35d281f3-857b-57eb-bb0c-6f2ff793cd0a")!
+        let name = (0..<200).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) }
+        name.withUnsafeBytes { raw in
+            #expect(NameBasedUUID.v5(namespace: dns, name: raw) == expected)
+            for cut in 0...name.count {
+                let start = NameBasedUUID.state(namespace: dns, prefix: UnsafeRawBufferPointer(rebasing: raw[..<cut]))
+                #expect(NameBasedUUID.v5(resuming: start, suffix: UnsafeRawBufferPointer(rebasing: raw[cut...])) == expected,
+                        "cut at \(cut)")
+            }
+        }
+    }
 }

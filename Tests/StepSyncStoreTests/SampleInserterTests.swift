@@ -63,6 +63,53 @@ struct SampleInserterTests {
         }
     }
 
+    @Test("one transaction's hourly rollup equals the raw sums per type and hour when types interleave, hours go back and forth and uuids repeat; inserted counts per type are exact")
+    func rollupOfInterleavedRuns() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StepStore(path: dir.file("health.sqlite"))
+        let hour = Milliseconds.hour
+        let origin = LayeringEngine.floorMultiple(1_700_000_000_000, of: Milliseconds.day)
+        let types: [SampleType] = [.stepCount, .heartRate, .stepCount, SampleType("HKQuantityTypeIdentifierDistanceWalkingRunning")]
+        var rng = SplitMix64(seed: 21)
+        var samples: [HealthSample] = []
+        for i in 0..<3_000 {
+            // Mostly forward in time, one sample in five back up to 5 hours: a type's hour run ends and an earlier
+            // hour of the same type is added to again (two runs for one rollup row).
+            let back = Int64.random(in: 0...4, using: &rng) == 0 ? Int64.random(in: 0...5, using: &rng) * hour : 0
+            let start = max(origin, origin + Int64(i) * 7 * 60_000 - back)
+            samples.append(HealthSample(
+                uuid: UUID(uuid: (UInt8(truncatingIfNeeded: i), UInt8(truncatingIfNeeded: i >> 8), 0x21, 0, 0, 0, 0x50, 0,
+                                  0x80, 0, 0, 0, 0, 0, 0, 1)),
+                type: types[Int.random(in: 0..<types.count, using: &rng)], startMs: start, endMs: start + 60_000,
+                utcOffsetSeconds: 3600, value: Double(Int.random(in: 0...500, using: &rng)), unit: "count",
+                sourceName: "Watch", sourceBundleId: "", sourceVersion: nil, deviceName: nil, deviceModel: nil))
+        }
+        samples += samples.prefix(200).map { var copy = $0; copy.value += 1; return copy }  // duplicates: ignored
+        let stored = Array(samples.prefix(3_000))
+
+        let (byType, summary) = try store.insertSamples { inserter -> [SampleType: Int] in
+            for sample in samples { try inserter.insert(sample) }
+            return inserter.insertedByType
+        }
+        #expect(summary.inserted == 3_000)
+        #expect(summary.duplicates == 200)
+        #expect(byType == Dictionary(stored.map { ($0.type, 1) }, uniquingKeysWith: +))
+        #expect(summary.insertedSteps == stored.filter { $0.type == .stepCount }.reduce(0) { $0 + $1.value })
+
+        let range = TimeRange(start: origin, end: origin + 30 * Milliseconds.day)
+        for type in Set(types) {
+            var expected: [Int64: (sum: Double, count: Int)] = [:]
+            for s in stored where s.type == type {
+                expected[s.startMs / hour * hour, default: (0, 0)].sum += s.value
+                expected[s.startMs / hour * hour, default: (0, 0)].count += 1
+            }
+            let buckets = try store.statistics(of: type, in: range, bucketMs: hour)
+            #expect(buckets.count == expected.count, "\(type.shortName)")
+            #expect(buckets.allSatisfy { expected[$0.start]?.sum == $0.sum && expected[$0.start]?.count == $0.count },
+                    "\(type.shortName)")
+        }
+    }
+
     @Test("a second insert of the same samples adds nothing and counts every one as a duplicate")
     func reinsert() throws {
         let dir = try TemporaryDirectory()

@@ -8,8 +8,8 @@ import Foundation
 import StepSyncCore
 import StepSyncStore
 
-/// The end of every history: the day `stepsync demo` measured in issue 14 (624,756 samples, 52.4 M steps).
-let historyEnd = CivilDate(year: 2026, month: 11, day: 22)
+/// The end of every history: the day `stepsync demo --types steps` measured in issue 14 (624,752 step samples).
+let historyEnd = CivilDate(year: 2026, month: 11, day: 23)
 
 /// A store under the temp dir, built once and reused by later runs (the name says what it holds and the schema).
 func cachedStore(_ name: String, fill: (StepStore) throws -> Void) -> StepStore {
@@ -109,7 +109,7 @@ func describe(_ name: String, _ store: StepStore, types: Set<SampleType>?) {
 
 let benchmarks: @Sendable () -> Void = {
     let cases: [(String, @Sendable () -> StepStore, Set<SampleType>?)] = [
-        ("the realistic decade (steps, 624,756 samples)", { realisticStore }, nil),
+        ("the realistic decade (steps, 624,752 samples)", { realisticStore }, nil),
         ("the seed decade (steps)", { seedStore }, nil),
         ("an export-like decade: steps alone", { exportStore }, [.stepCount]),
         ("an export-like decade: every type", { exportStore }, nil),

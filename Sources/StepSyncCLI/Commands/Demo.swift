@@ -110,19 +110,17 @@ extension StepSyncCommand {
             // (the demo's peak memory is otherwise that cache plus everything that follows).
             store.releaseMemory()
 
-            // 2. Layer, type by type.
+            // 2. Layer every type in one run, as `stepsync layer` does: one snapshot, one commit.
             let layerStart = ContinuousClock.now
-            var queries = 0
-            for index in figures.indices {
-                let type = figures[index].type
-                let engine = type == .stepCount ? LayeringEngine() : LayeringEngine(maxSteps: .greatestFiniteMagnitude)
-                let layered = try store.layer(type: type, engine: engine)
-                queries += layered.queries
-                figures[index].intervals = layered.intervals.count
-                figures[index].largestSteps = layered.intervals.map(\.steps).max() ?? 0
-                figures[index].oversize = layered.intervals.filter(\.oversize).count
-            }
+            let layered = try store.layer(types: Set(figures.map(\.type)), limits: LayeringLimits())
             let layerSeconds = Self.seconds(since: layerStart)
+            let queries = layered.queries
+            for index in figures.indices {
+                let intervals = layered.plan[figures[index].type]?.intervals ?? []
+                figures[index].intervals = intervals.count
+                figures[index].largestSteps = intervals.map(\.steps).max() ?? 0
+                figures[index].oversize = intervals.filter(\.oversize).count
+            }
             let intervals = figures.reduce(0) { $0 + $1.intervals }
             let stepFigures = figures.first { $0.type == .stepCount }
             let lowerBound = Int(((stepFigures?.steps ?? 0) / 10_000).rounded(.up))

@@ -119,8 +119,13 @@ public enum SampleValidation {
     }
 
     /// The first problem of `sample`, or `nil` when it may be stored and sent. `kind` defaults to the type's.
-    public static func problem(of sample: HealthSample, kind: SampleKind? = nil) -> SampleProblem? {
-        if let problem = typeProblem(sample.type) { return problem }
+    ///
+    /// `typeChecked`: the caller has already found ``typeProblem(_:)`` `nil` for this very type (the store's
+    /// inserter checks each type once per transaction), so the per-byte scan of the identifier is not repeated.
+    public static func problem(of sample: HealthSample, kind: SampleKind? = nil, typeChecked: Bool = false)
+        -> SampleProblem?
+    {
+        if !typeChecked, let problem = typeProblem(sample.type) { return problem }
         if let problem = instantsProblem(startMs: sample.startMs, endMs: sample.endMs) { return problem }
         if let problem = valueProblem(sample.value, type: sample.type, kind: kind ?? sample.type.kind) { return problem }
         if let problem = offsetProblem(sample.utcOffsetSeconds) { return problem }
