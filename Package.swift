@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "StepSyncEngine", targets: ["StepSyncEngine"]),
         .library(name: "StepSyncImport", targets: ["StepSyncImport"]),
         .library(name: "StepSyncCLI", targets: ["StepSyncCLI"]),
+        .library(name: "StepSyncPostgres", targets: ["StepSyncPostgres"]),
+        // For Benchmarks/ (a package of its own): the real-PostgreSQL harness and the in-process sink helpers.
+        .library(name: "StepSyncTestSupport", targets: ["StepSyncTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -25,6 +28,8 @@ let package = Package(
         // Imported directly by the sink, the engine and the tests (they come with hummingbird and AHC anyway).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // One-file executable: everything else lives in libraries the tests can call.
@@ -53,6 +58,17 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
 
+        // The sink's storage on PostgreSQL (PostgresNIO): many clients, per-client tokens, exactly once by a unique
+        // constraint, several sinks on one database.
+        .target(name: "StepSyncPostgres", dependencies: [
+            "StepSyncCore",
+            "StepSyncSink",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
         // The sync engine: intervals → raw samples → HTTP (AsyncHTTPClient).
         .target(name: "StepSyncEngine", dependencies: [
             "StepSyncCore",
@@ -79,6 +95,7 @@ let package = Package(
             "StepSyncSink",
             "StepSyncEngine",
             "StepSyncImport",
+            "StepSyncPostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -90,7 +107,7 @@ let package = Package(
         .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore", "DailyReference"]),
         .testTarget(name: "StepSyncStoreTests", dependencies: ["StepSyncCore", "StepSyncStore", "DailyReference"]),
         .testTarget(name: "StepSyncSinkTests", dependencies: [
-            "StepSyncCore", "StepSyncSink", "DailyReference",
+            "StepSyncCore", "StepSyncSink", "StepSyncPostgres", "StepSyncTestSupport", "DailyReference",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -112,6 +129,14 @@ let package = Package(
             "StepSyncCore", "StepSyncStore", "StepSyncEngine", "StepSyncSink", "StepSyncTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Against a real PostgreSQL server the tests start (`PostgresHarness`).
+        .testTarget(name: "StepSyncPostgresTests", dependencies: [
+            "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncPostgres", "StepSyncEngine", "StepSyncCLI",
+            "StepSyncTestSupport", "DailyReference",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Fixtures/: excerpts of real exports and DTDs, each naming its public source.
         .testTarget(name: "StepSyncImportTests", dependencies: [

@@ -36,5 +36,16 @@ let package = Package(
             path: "Benchmarks/\($0)",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         )
-    }
+    } + [
+        // Starts a PostgreSQL server of its own (StepSyncTestSupport's harness; the server binaries must be installed).
+        .executableTarget(
+            name: "PostgresBenchmarks",
+            dependencies: benchmarkDependencies + [
+                .product(name: "StepSyncPostgres", package: root),
+                .product(name: "StepSyncTestSupport", package: root),
+            ],
+            path: "Benchmarks/PostgresBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
 )

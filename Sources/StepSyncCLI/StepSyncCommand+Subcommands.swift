@@ -3,7 +3,7 @@ import ArgumentParser
 extension StepSyncCommand {
     /// Every subcommand, in the order `--help` lists them. Each lives in `Commands/<Name>.swift`.
     static var allSubcommands: [any ParsableCommand.Type] {
-        [Demo.self, Generate.self, Import.self, Stats.self, Layer.self, Chunks.self, Status.self, Serve.self, Sync.self,
-         Delete.self, Reset.self]
+        [Demo.self, Generate.self, Import.self, Stats.self, Layer.self, Chunks.self, Status.self, Serve.self, Clients.self,
+         Sync.self, Delete.self, Reset.self]
     }
 }

@@ -148,4 +148,29 @@ struct JSONOutputSchemaTests {
         let demo = try await Self.check("demo", ["demo", "--profile", "seed", "--years", "1", "--json"])
         #expect(demo.object?["exact"] == .bool(true))
     }
+
+    @Test("clients list --json against a real PostgreSQL conforms to its schema: an active client with samples, a revoked one never seen",
+          .enabled(if: PostgresHarness.shouldRun, "PostgreSQL server binaries not installed"))
+    func clientsList() async throws {
+        try await PostgresHarness.withDatabase { url in
+            #expect(try await StepSyncProcess.run(["clients", "add", "anna", "--database", url]).0 == 0)
+            #expect(try await StepSyncProcess.run(["clients", "add", "ben", "--database", url]).0 == 0)
+            #expect(try await StepSyncProcess.run(["clients", "revoke", "ben", "--database", url]).0 == 0)
+            let server = try await PostgresHarness.sharedServer()
+            // Two samples of anna's, written as a sink would, and a request seen (last_seen_at).
+            _ = try await server.psql("""
+                INSERT INTO samples (client_id, uuid, type, start_at, end_at, value, unit, source_name, source_bundle_id)
+                SELECT id, gen_random_uuid(), 'HKQuantityTypeIdentifierStepCount', now(), now(), 10, 'count', 'iPhone',
+                       'com.apple.health'
+                FROM clients, generate_series(1, 2) WHERE name = 'anna';
+                UPDATE clients SET last_seen_at = now() WHERE name = 'anna'
+                """, url: url)
+            let list = try await Self.check("clients-list", ["clients", "list", "--database", url, "--json"])
+            let clients = list.object?["clients"]?.array ?? []
+            #expect(clients.map { $0.object?["name"]?.string } == ["anna", "ben"])
+            #expect(clients.map { $0.object?["samples"] } == [.integer(2), .integer(0)])
+            #expect(clients.map { $0.object?["status"]?.string } == ["active", "revoked"])
+            #expect(clients.last?.object?["lastSeen"] == .null)
+        }
+    }
 }

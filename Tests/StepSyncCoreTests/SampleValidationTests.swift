@@ -63,6 +63,8 @@ struct SampleValidationTests {
         (sample(offset: 19 * 3600), .invalidOffset, "utcOffset"),
         (sample(sourceName: String(repeating: "x", count: 1_025)), .fieldTooLong, "sourceName"),
         (sample(details: "{" + String(repeating: " ", count: 64 << 10) + "}"), .fieldTooLong, "details"),
+        (sample(sourceName: "Anna\u{0}s Watch"), .nulCharacter, "sourceName"),
+        (sample(sourceName: "\u{0}"), .nulCharacter, "sourceName"),
         (sample(type: SampleType("")), .invalidType, "type"),
         (sample(type: SampleType("../../etc/passwd")), .invalidType, "type"),
         (sample(type: SampleType(String(repeating: "A", count: 129))), .invalidType, "type"),
@@ -79,7 +81,7 @@ struct SampleValidationTests {
     func reasonKeys() {
         #expect(SampleProblem.Reason.allCases.map(\.rawValue) == [
             "instant_out_of_range", "end_before_start", "value_not_finite", "negative_value", "value_out_of_range",
-            "field_too_long", "invalid_type", "invalid_offset",
+            "field_too_long", "invalid_type", "invalid_offset", "nul_character",
         ])
     }
 }

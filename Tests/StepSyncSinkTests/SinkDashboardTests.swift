@@ -36,10 +36,11 @@ struct SinkDashboardTests {
         }
     }
 
-    @Test("GET /stats: samples per type and in total, inserted vs duplicates, requests, last ingest, file sizes")
-    func stats() async throws {
+    @Test("GET /stats: samples per type and in total, inserted vs duplicates, requests, last ingest, file or table sizes",
+          arguments: SinkBackend.allCases)
+    func stats(backend: SinkBackend) async throws {
         try await withTemporaryDirectory { dir in
-            try await withSink(.jsonl, directory: dir) { client, path in
+            try await withSink(backend, directory: dir) { client, path in
                 let before = Date()
                 let empty = try await client.send(.GET, "/stats").json
                 #expect((empty["samples"] as? [String: Any])?["total"] as? Int == 0)
@@ -73,13 +74,23 @@ struct SinkDashboardTests {
                 #expect(lastIngest <= Int64(after.timeIntervalSince1970 * 1000) + 1)
 
                 let storage = try #require(reply.json["storage"] as? [String: Any])
-                #expect(storage["kind"] as? String == "jsonl")
                 #expect(storage["status"] as? String == "ok")
                 let files = try #require(storage["files"] as? [[String: Any]])
-                #expect(files.map { $0["name"] as? String } == [path, dir + "/sink/samples/HKQuantityTypeIdentifierHeartRate.jsonl"])
-                let sizes = [path, dir + "/sink/samples/HKQuantityTypeIdentifierHeartRate.jsonl"].map { fileBytes($0).count }
-                #expect(files.map { $0["bytes"] as? Int } == sizes)
-                #expect(storage["totalBytes"] as? Int == sizes.reduce(0, +))
+                switch backend {
+                case .jsonl:
+                    #expect(storage["kind"] as? String == "jsonl")
+                    #expect(files.map { $0["name"] as? String } == [path, dir + "/sink/samples/HKQuantityTypeIdentifierHeartRate.jsonl"])
+                    let sizes = [path, dir + "/sink/samples/HKQuantityTypeIdentifierHeartRate.jsonl"].map { fileBytes($0).count }
+                    #expect(files.map { $0["bytes"] as? Int } == sizes)
+                    #expect(storage["totalBytes"] as? Int == sizes.reduce(0, +))
+                case .postgres:
+                    // The relations with their indexes: at least a heap page and an index page each.
+                    #expect(storage["kind"] as? String == "postgresql")
+                    #expect(files.map { $0["name"] as? String } == ["samples", "clients", "schema_migrations"])
+                    let sizes = files.compactMap { $0["bytes"] as? Int }
+                    #expect(sizes.count == 3 && sizes.allSatisfy { $0 >= 16_384 }, "\(sizes)")
+                    #expect(storage["totalBytes"] as? Int == sizes.reduce(0, +))
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import StepSyncCore
 import StepSyncSink
+import StepSyncTestSupport
 import Synchronization
 
 /// A temporary directory removed after `body`.
@@ -27,6 +28,11 @@ let quietLogger: Logger = {
 enum SinkBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The JSONL files (`JSONLStorage`).
     case jsonl
+    /// PostgreSQL (`PostgresSampleStorage`) on the test server (`SinkBackend+Postgres.swift`).
+    case postgres
+
+    /// The backends this machine runs: PostgreSQL wherever its server is installed, and always on CI.
+    static var allCases: [SinkBackend] { PostgresHarness.shouldRun ? [.jsonl, .postgres] : [.jsonl] }
 
     var description: String { rawValue }
 
@@ -41,6 +47,8 @@ enum SinkBackend: String, CaseIterable, Sendable, CustomStringConvertible {
                                            retryAfterSeconds: configuration.retryAfterSeconds,
                                            onSync: configuration.onSync, logger: quietLogger)
             return (storage, SharedTokenAuthenticator(token: configuration.token), configuration.token)
+        case .postgres:
+            return try await makePostgresStorage(directory: directory, configuration: configuration)
         }
     }
 }

@@ -90,6 +90,39 @@ struct SinkValidationTests {
         }
     }
 
+    @Test("a text field holding U+0000 (\\u0000 on the wire) is refused with 400 nul_character naming the field and index, storing nothing of the body; a NUL escaped inside details is kept verbatim",
+          arguments: SinkBackend.allCases)
+    func nulInTextField(backend: SinkBackend) async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(backend, directory: dir) { client, _ in
+                let body = String(decoding: WireEncoder.encodeRequest(makeSamples(3)), as: UTF8.self)
+                    .replacingOccurrences(of: #""sourceBundleId":"com.apple.health","sourceDeviceName":"iPhone"}]"#,
+                                          with: #""sourceBundleId":"com.apple.health","sourceDeviceName":"iPh\u0000one"}]"#)
+                let steps = try await client.send(.POST, "/steps", body: Array(body.utf8))
+                #expect(steps.status == 400, "\(steps.text)")
+                #expect(steps.json["error"] as? String == "nul_character")
+                #expect(steps.json["field"] as? String == "sourceDeviceName")
+                #expect(steps.json["index"] as? Int == 2)
+                #expect(try await client.send(.GET, "/steps").json["storedCount"] as? Int == 0)
+
+                var samples = makeHealthSamples(2)
+                samples[1].unit = "count\u{0}/min"
+                let other = try await client.post(samples: samples)
+                #expect(other.status == 400 && other.json["error"] as? String == "nul_character", "\(other.text)")
+                #expect(other.json["field"] as? String == "unit" && other.json["index"] as? Int == 1)
+                let path = "/samples?type=HKQuantityTypeIdentifierHeartRate"
+                #expect(try await client.send(.GET, path).json["storedCount"] as? Int == 0)
+
+                // In details (JSON) the NUL is an escape, text like any other: stored and given back as sent.
+                let details = #"{"note":"a\u0000b"}"#
+                let kept = try await client.post(samples: makeHealthSamples(1, first: 50, type: .workout, unit: "s", details: details))
+                #expect(kept.status == 200 && kept.json["inserted"] as? Int == 1, "\(kept.text)")
+                let page = try await client.send(.GET, "/samples?type=HKWorkoutTypeIdentifier")
+                #expect(page.text.contains(#""details":{"note":"a\u0000b"}"#), "\(page.text.prefix(400))")
+            }
+        }
+    }
+
     @Test("POST /samples refusals name the problem, field and index", arguments: [
         (#""type":"HKQuantityTypeIdentifierHeartRate""#, #""type":"no spaces allowed""#, "invalid_type", "type"),
         (#""value":2"#, #""value":"2""#, "wrong_type", "value"),

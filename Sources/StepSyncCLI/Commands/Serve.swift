@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
+import StepSyncPostgres
 import StepSyncSink
 
 extension StepSyncCommand {
@@ -16,12 +17,19 @@ extension StepSyncCommand {
                 for localhost; any other address needs --token (or --allow-unauthenticated). Prints \
                 "listening on http://HOST:PORT" on stdout; SIGINT/SIGTERM stop it gracefully.
 
+                With --database URL (or STEPSYNC_DATABASE_URL) it stores in PostgreSQL instead, for many clients: \
+                every request but /health needs a client's token (stepsync clients add), and each client sees only \
+                its own samples; several sinks may serve one database.
+
                 Example:
                   stepsync serve --port 8000
                   STEPSYNC_TOKEN=s3cret stepsync serve --host 0.0.0.0 --port 8000
+                  stepsync serve --host 0.0.0.0 --database postgresql://stepsync@db.example:5432/stepsync
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
+
+        @OptionGroup var database: DatabaseOptions
 
         @Option(help: "The address to bind (loopback by default).")
         var host = "127.0.0.1"
@@ -52,6 +60,13 @@ extension StepSyncCommand {
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
             guard maxBodyMib > 0 else { throw ValidationError("--max-body-mib must be positive") }
+            if database.givenURL != nil {
+                _ = try database.url()
+                guard token == nil else {
+                    throw ValidationError("--token does not apply with --database: each client has its own token (stepsync clients add)")
+                }
+                return
+            }
             let configuration = SinkConfiguration(host: host, dataPath: "", token: effectiveToken,
                                                   allowUnauthenticated: allowUnauthenticated)
             do {
@@ -75,10 +90,28 @@ extension StepSyncCommand {
                     """.utf8))
             }
             let host = self.host
-            let app = try await buildSinkApplication(configuration: configuration, logger: logger) { port in
+            let announce: @Sendable (Int) async -> Void = { port in
                 // Unbuffered, so a script reading the port sees it at once.
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
+            if database.givenURL != nil {
+                let postgres: (storage: PostgresSampleStorage, authenticator: ClientAuthenticator<ContinuousClock>)
+                do {
+                    postgres = try await PostgresSink.prepare(configuration: .init(url: try database.url()), logger: logger)
+                } catch let error as PostgresStorageError {
+                    FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+                    throw ExitCode.failure
+                }
+                try await run(try buildSinkApplication(
+                    configuration: configuration, storage: postgres.storage, authenticator: postgres.authenticator,
+                    logger: logger, onServerRunning: announce), logger: logger)
+            } else {
+                try await run(try await buildSinkApplication(configuration: configuration, logger: logger,
+                                                             onServerRunning: announce), logger: logger)
+            }
+        }
+
+        private func run(_ app: some Service, logger: Logger) async throws {
             let group = ServiceGroup(configuration: .init(
                 services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()

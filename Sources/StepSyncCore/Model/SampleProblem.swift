@@ -22,6 +22,8 @@ public struct SampleProblem: Error, Hashable, Sendable, CustomStringConvertible 
         case invalidType = "invalid_type"
         /// A UTC offset beyond ±18 hours.
         case invalidOffset = "invalid_offset"
+        /// A text field holding U+0000 (NUL), which PostgreSQL's `text` cannot store and no Health field carries.
+        case nulCharacter = "nul_character"
     }
 
     /// What is wrong.

@@ -8,7 +8,9 @@
 /// 3. the value: finite; ≥ 0 for cumulative types; a step count ≤ 1,000,000 (the HealthStepsSync wire's limit); a
 ///    category code a whole number in 0…1,000,000;
 /// 4. the UTC offset, when known, within ±18 hours;
-/// 5. every text field ≤ ``maxFieldBytes`` bytes of UTF-8, `details` ≤ ``maxDetailsBytes``.
+/// 5. every text field ≤ ``maxFieldBytes`` bytes of UTF-8 and free of U+0000 (PostgreSQL's `text` cannot hold it, so
+///    the sink would store it on JSONL and fail on PostgreSQL), `details` ≤ ``maxDetailsBytes`` (`details` is JSON:
+///    a NUL there is the escape `\u0000`, which PostgreSQL's `json` keeps as text).
 ///
 /// Pure and allocation-free on valid input; callers on hot paths pass the type's ``SampleKind`` they already know.
 public enum SampleValidation {
@@ -82,12 +84,23 @@ public enum SampleValidation {
         return nil
     }
 
-    /// The problem of a text field longer than ``maxFieldBytes``, or `nil`.
+    /// The problem of a text field longer than ``maxFieldBytes`` or holding U+0000, or `nil`.
     @inline(__always)
     public static func fieldProblem(_ value: String?, field: String) -> SampleProblem? {
-        guard let value, value.utf8.count > maxFieldBytes else { return nil }
-        return SampleProblem(.fieldTooLong, field: field,
-                             detail: "is \(value.utf8.count) bytes long, over the limit of \(maxFieldBytes)")
+        guard let value else { return nil }
+        let count = value.utf8.count
+        if count > maxFieldBytes {
+            return SampleProblem(.fieldTooLong, field: field,
+                                 detail: "is \(count) bytes long, over the limit of \(maxFieldBytes)")
+        }
+        // Over the contiguous UTF-8 where there is one (native strings): a byte loop, no iterator.
+        let nul = value.utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: 0) } ?? value.utf8.firstIndex(of: 0)
+            .map { value.utf8.distance(from: value.utf8.startIndex, to: $0) }
+        if let nul {
+            return SampleProblem(.nulCharacter, field: field,
+                                 detail: "holds U+0000 (NUL) at byte \(nul), which no text field may hold")
+        }
+        return nil
     }
 
     /// The problem of a `details` object of `byteCount` bytes, or `nil`.

@@ -4,7 +4,7 @@ import StepSyncCore
 public struct SamplePage: Sendable {
     /// How many samples of the type the client holds (all of them, not only this page's).
     public var storedCount: Int
-    /// The page's samples, in arrival order.
+    /// The page's samples, in the storage's order (arrival for JSONL; start, then uuid, for PostgreSQL).
     public var samples: [HealthSample]
     /// The cursor of the next page, or `nil` when this is the last.
     public var nextCursor: String?

@@ -39,7 +39,8 @@ public protocol SampleStorage: Service, Sendable {
     /// Deletes every sample of the given types (all types when `nil`), durably; returns how many there were.
     func clear(_ types: [SampleType]?, for client: ClientIdentity) async throws -> Int
 
-    /// A page of `query.type`'s samples in arrival order, from `query.cursor` on, keeping those whose start is in
+    /// A page of `query.type`'s samples in the storage's order (arrival for JSONL; start, then uuid, for PostgreSQL,
+    /// where arrival means nothing across sinks), from `query.cursor` on, keeping those whose start is in
     /// `query.startRange`, at most `query.limit` samples and — after the first — `query.maxBytes` bytes of stored
     /// JSON. `storedCount` counts every stored sample of the type; `nextCursor` is `nil` on the last page.
     ///

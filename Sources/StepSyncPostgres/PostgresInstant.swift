@@ -1,0 +1,37 @@
+import NIOCore
+import PostgresNIO
+import StepSyncCore
+
+/// An instant (UTC milliseconds since 1970) as a PostgreSQL `timestamptz`, encoded and decoded exactly.
+///
+/// PostgresNIO maps `Date` to `timestamptz` through a `Double`, which can be off by a microsecond far from 2000 and
+/// truncates toward zero; the sink must give back every millisecond it was sent (from 0001-01-01 to 9999-12-31, see
+/// ``Instants``), so this type writes the server's own representation: signed microseconds since
+/// 2000-01-01T00:00:00Z as an `Int64`.
+struct PostgresInstant: PostgresNonThrowingEncodable, PostgresDecodable, Hashable, Sendable {
+    /// UTC milliseconds since 1970.
+    var milliseconds: Int64
+
+    /// Milliseconds from 1970-01-01 to PostgreSQL's epoch 2000-01-01.
+    static let epochOffsetMs: Int64 = 946_684_800_000
+
+    init(milliseconds: Int64) { self.milliseconds = milliseconds }
+
+    static var psqlType: PostgresDataType { .timestamptz }
+    static var psqlFormat: PostgresFormat { .binary }
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer,
+                                                  context: PostgresEncodingContext<JSONEncoder>) {
+        byteBuffer.writeInteger((milliseconds - Self.epochOffsetMs) * 1000)
+    }
+
+    init<JSONDecoder: PostgresJSONDecoder>(from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat,
+                                           context: PostgresDecodingContext<JSONDecoder>) throws {
+        guard type == .timestamptz || type == .timestamp, format == .binary, buffer.readableBytes == 8,
+              let micros = buffer.readInteger(as: Int64.self)
+        else { throw PostgresDecodingError.Code.typeMismatch }
+        // Floor division: the sink only stores whole milliseconds, but a row written by hand may hold microseconds.
+        let (q, r) = micros.quotientAndRemainder(dividingBy: 1000)
+        milliseconds = (r < 0 ? q - 1 : q) + Self.epochOffsetMs
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import PostgresNIO
+import StepSyncCore
+
+extension PostgresSampleStorage {
+    /// Columns of `samples` a batch writes (besides `client_id`), in the order of the staging table and of the
+    /// multi-row `VALUES`.
+    static let sampleColumns = "uuid, type, start_at, end_at, utc_offset_seconds, value, unit, source_name, "
+        + "source_bundle_id, source_version, device_name, device_model, details"
+
+    /// Stores the samples of `client` whose uuid it does not hold yet, in one transaction committed (WAL flushed)
+    /// before returning; returns how many were inserted and how many were already there (or repeated in the batch).
+    ///
+    /// Rows are inserted in uuid order, so two transactions carrying overlapping batches — two sinks, or two
+    /// requests of one client — take the unique index's locks in the same order and never deadlock; the second
+    /// waits for the first to commit, then counts its rows as duplicates.
+    func insert(_ samples: [HealthSample], client: Int64) async throws -> (inserted: Int, duplicates: Int) {
+        guard !samples.isEmpty else { return (0, 0) }
+        let inserted: Int
+        switch configuration.ingest {
+        case .copy: inserted = try await insertByCopy(samples, client: client)
+        case .insert: inserted = try await insertByValues(samples, client: client)
+        }
+        return (inserted, samples.count - inserted)
+    }
+
+    // MARK: - COPY into a staging table
+
+    private func insertByCopy(_ samples: [HealthSample], client: Int64) async throws -> Int {
+        return try await transaction { connection in
+            do {
+                return try await self.copyAndInsert(samples, client: client, on: connection)
+            } catch {
+                // A rolled-back transaction may have taken the staging table it created with it.
+                _ = self.stagedConnections.withLock { $0.remove(connection.id) }
+                throw error
+            }
+        }
+    }
+
+    /// The COPY and the INSERT … SELECT of ``insertByCopy(_:client:)``, inside its transaction.
+    private func copyAndInsert(_ samples: [HealthSample], client: Int64,
+                               on connection: PostgresConnection) async throws -> Int {
+        let logger = self.logger
+        let fresh = self.stagedConnections.withLock { $0.insert(connection.id).inserted }
+        if fresh {
+            // Private to the connection; emptied at every COMMIT (and by ROLLBACK).
+            try await connection.query("""
+                CREATE TEMPORARY TABLE IF NOT EXISTS stepsync_staging (
+                    uuid uuid, type text, start_at timestamptz, end_at timestamptz, utc_offset_seconds integer,
+                    value double precision, unit text, source_name text, source_bundle_id text,
+                    source_version text, device_name text, device_model text, details json
+                ) ON COMMIT DELETE ROWS
+                """, logger: logger)
+        }
+        try await connection.guardedCopyFrom(table: "stepsync_staging", logger: logger) { writer in
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(96 << 10)
+            for sample in samples {
+                CopyText.appendRow(sample, to: &buffer)
+                if buffer.readableBytes >= 64 << 10 {
+                    try await writer.write(buffer)
+                    buffer.clear()
+                }
+            }
+            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+        }
+        let rows = try await connection.query("""
+            WITH inserted AS (
+                INSERT INTO samples (client_id, \(unescaped: Self.sampleColumns))
+                SELECT \(client), \(unescaped: Self.sampleColumns) FROM stepsync_staging ORDER BY uuid
+                ON CONFLICT (client_id, uuid) DO NOTHING
+                RETURNING 1
+            )
+            SELECT count(*) FROM inserted
+            """, logger: logger)
+        var count = 0
+        for try await value in rows.decode(Int.self) { count = value }
+        return count
+    }
+
+    // MARK: - Multi-row INSERT
+
+    /// Rows per `INSERT` statement (13 binds a row, well under the protocol's 65,535).
+    static let rowsPerStatement = 1_000
+
+    private func insertByValues(_ samples: [HealthSample], client: Int64) async throws -> Int {
+        let logger = self.logger
+        let sorted = samples.sorted { $0.uuid.bytesPrecede($1.uuid) }
+        return try await transaction { connection in
+            var total = 0
+            var start = 0
+            while start < sorted.count {
+                let chunk = sorted[start..<min(start + Self.rowsPerStatement, sorted.count)]
+                start += chunk.count
+                var binds = PostgresBindings(capacity: chunk.count * 13 + 1)
+                binds.append(client)
+                var sql = "WITH inserted AS (INSERT INTO samples (client_id, \(Self.sampleColumns)) VALUES "
+                sql.reserveCapacity(sql.utf8.count + chunk.count * 120)
+                var n = 1
+                for (i, sample) in chunk.enumerated() {
+                    if i > 0 { sql += "," }
+                    sql += "($1"
+                    for column in 0..<13 {
+                        n += 1
+                        sql += column == 12 ? ",$\(n)::json)" : ",$\(n)"
+                    }
+                    binds.append(sample.uuid)
+                    binds.append(sample.type.rawValue)
+                    binds.append(PostgresInstant(milliseconds: sample.startMs))
+                    binds.append(PostgresInstant(milliseconds: sample.endMs))
+                    binds.append(sample.utcOffsetSeconds)
+                    binds.append(sample.value)
+                    binds.append(sample.unit)
+                    binds.append(sample.sourceName)
+                    binds.append(sample.sourceBundleId)
+                    binds.append(sample.sourceVersion)
+                    binds.append(sample.deviceName)
+                    binds.append(sample.deviceModel)
+                    binds.append(sample.details)
+                }
+                sql += " ON CONFLICT (client_id, uuid) DO NOTHING RETURNING 1) SELECT count(*) FROM inserted"
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+                for try await value in rows.decode(Int.self) { total += value }
+            }
+            return total
+        }
+    }
+}
+
+extension UUID {
+    /// Byte order, as PostgreSQL orders `uuid` values.
+    func bytesPrecede(_ other: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { a in
+            withUnsafeBytes(of: other.uuid) { b in a.lexicographicallyPrecedes(b) }
+        }
+    }
+}

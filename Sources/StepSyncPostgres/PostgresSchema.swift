@@ -1,0 +1,128 @@
+import Logging
+import PostgresNIO
+
+/// One schema change: applied once, in order, recorded in `schema_migrations`. **Never edit a migration once it
+/// has landed on main**; add a new one.
+struct PostgresMigration: Sendable {
+    /// The order of application; recorded in `schema_migrations.version`.
+    let version: Int
+    /// A short name, for logs and `schema_migrations.name`.
+    let name: String
+    /// The statements, run in one transaction with the rest of the migration run.
+    let statements: [String]
+}
+
+/// The sink's schema and its migrations (see `Planning/postgres.md`).
+///
+/// **Concurrent starts.** Several `serve` processes may start on one database at once. ``migrate(_:logger:)`` runs in
+/// one transaction that first takes a transaction-level advisory lock (``lockKey``): the others wait on it, then see
+/// the versions the first recorded and apply nothing. DDL is transactional in PostgreSQL, so a failed migration
+/// leaves no half-built schema.
+enum PostgresSchema {
+    /// `pg_advisory_xact_lock` key of the migration run ("stepsync" in ASCII).
+    static let lockKey: Int64 = 0x7374_6570_7379_6E63
+
+    static let migrations: [PostgresMigration] = [
+        PostgresMigration(version: 1, name: "clients and samples", statements: [
+            """
+            CREATE TABLE clients (
+                id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                name          text NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+                token_sha256  bytea NOT NULL UNIQUE CHECK (length(token_sha256) = 32),
+                created_at    timestamptz NOT NULL DEFAULT now(),
+                last_seen_at  timestamptz,
+                revoked_at    timestamptz
+            )
+            """,
+            // A name is taken while its client is active; a revoked client keeps its row (and its samples).
+            "CREATE UNIQUE INDEX clients_active_name ON clients (name) WHERE revoked_at IS NULL",
+            """
+            CREATE TABLE samples (
+                client_id          bigint NOT NULL REFERENCES clients (id),
+                uuid               uuid NOT NULL,
+                type               text NOT NULL,
+                start_at           timestamptz NOT NULL,
+                end_at             timestamptz NOT NULL,
+                utc_offset_seconds integer,
+                value              double precision NOT NULL,
+                unit               text NOT NULL,
+                source_name        text NOT NULL,
+                source_bundle_id   text NOT NULL,
+                source_version     text,
+                device_name        text,
+                device_model       text,
+                details            json,
+                PRIMARY KEY (client_id, uuid)
+            )
+            """,
+            // Paging by (client, type, start) with the uuid as tie-breaker, and the ranges the daily totals read.
+            "CREATE INDEX samples_client_type_start ON samples (client_id, type, start_at, uuid)",
+        ]),
+        PostgresMigration(version: 2, name: "index of samples longer than an hour", statements: [
+            // Bounds the look-back of the daily totals (a sample overlapping the first day may start before it):
+            // the longest sample of a client and type over an hour, read from this index in a few pages where the
+            // whole table would be read otherwise. Samples over an hour are rare (39 of 624k in the realistic
+            // decade). Queries must repeat the condition `end_at - start_at > interval '1 hour'` word for word
+            // (``PostgresSampleStorage/stepSpans(client:overlapping:)``).
+            """
+            CREATE INDEX samples_long_duration ON samples (client_id, type, (end_at - start_at))
+            WHERE end_at - start_at > interval '1 hour'
+            """,
+        ]),
+    ]
+
+    /// The newest version this build knows.
+    static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Applies every migration the database lacks, under the advisory lock, in one transaction; returns the
+    /// versions applied (empty when the schema was up to date).
+    ///
+    /// - Throws: ``PostgresStorageError`` when the database's schema is newer than this build, when a migration
+    ///   fails (nothing of the run is kept), or when the database cannot be reached.
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
+        let applied: [Int]
+        do {
+            applied = try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                try await connection.query("""
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        version    integer PRIMARY KEY,
+                        name       text NOT NULL,
+                        applied_at timestamptz NOT NULL DEFAULT now()
+                    )
+                    """, logger: logger)
+                var done = Set<Int>()
+                for try await version in try await connection.query(
+                    "SELECT version FROM schema_migrations", logger: logger).decode(Int.self) {
+                    done.insert(version)
+                }
+                if let newest = done.max(), newest > latestVersion {
+                    throw PostgresStorageError.newerSchema(newest, known: latestVersion)
+                }
+                var appliedNow: [Int] = []
+                for migration in migrations where !done.contains(migration.version) {
+                    do {
+                        for statement in migration.statements {
+                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        }
+                        try await connection.query(
+                            "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
+                            logger: logger)
+                    } catch {
+                        let wrapped = PostgresStorageError.from(error)
+                        if wrapped.isUnavailable { throw wrapped }
+                        throw PostgresStorageError.migration(migration.version, migration.name, wrapped.message)
+                    }
+                    appliedNow.append(migration.version)
+                }
+                return appliedNow
+            }
+        } catch {
+            throw PostgresStorageError.from(error)
+        }
+        for version in applied {
+            logger.info("Schema migration applied", metadata: ["postgres.migration.version": "\(version)"])
+        }
+        return applied
+    }
+}

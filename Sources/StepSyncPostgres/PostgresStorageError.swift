@@ -1,0 +1,104 @@
+import PostgresNIO
+
+/// What went wrong with the PostgreSQL storage, in words a user can act on.
+///
+/// ``isUnavailable`` tells the sink to answer 503 with `Retry-After` (the database could not be reached or was
+/// stopped mid-request: nothing was acknowledged, resending is safe). Messages never hold a password, a token or
+/// more than a short prefix of what was sent.
+public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
+    private enum Code: String, Sendable {
+        case badURL = "bad_database_url"
+        case unavailable = "database_unavailable"
+        case migration = "migration_failed"
+        case newerSchema = "schema_too_new"
+        case clientExists = "client_exists"
+        case noSuchClient = "no_such_client"
+        case badName = "bad_client_name"
+        case query = "database_error"
+    }
+
+    private let code: Code
+    /// What happened, for people.
+    public let message: String
+
+    private init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// A stable key for the kind of failure (`database_unavailable`, `client_exists`, …).
+    public var kind: String { code.rawValue }
+
+    /// True when the database could not be reached or went away: answer 503 with `Retry-After`; the client resends.
+    public var isUnavailable: Bool { code == .unavailable }
+
+    public var description: String { message }
+
+    static func badURL(_ problem: String) -> Self { Self(.badURL, "--database URL \(problem)") }
+
+    static func unavailable(_ detail: String) -> Self {
+        Self(.unavailable, "the database is unavailable (\(detail)); nothing was stored, retry later")
+    }
+
+    static func migration(_ version: Int, _ name: String, _ detail: String) -> Self {
+        Self(.migration, "schema migration \(version) (\(name)) failed: \(detail)")
+    }
+
+    static func newerSchema(_ version: Int, known: Int) -> Self {
+        Self(.newerSchema, "the database's schema is at version \(version), newer than this stepsync knows (\(known)); "
+             + "upgrade stepsync before serving from this database")
+    }
+
+    static func clientExists(_ name: String) -> Self {
+        Self(.clientExists, "a client named \(name.prefix(64)) already exists; pick another name or revoke it first")
+    }
+
+    static func noSuchClient(_ name: String) -> Self {
+        Self(.noSuchClient, "no client named \(name.prefix(64)); `stepsync clients list` shows them")
+    }
+
+    static func badName(_ problem: String) -> Self { Self(.badName, "client name \(problem)") }
+
+    static func query(_ detail: String) -> Self { Self(.query, "the database refused a query: \(detail)") }
+
+    /// Classifies an error thrown by PostgresNIO or its pool.
+    ///
+    /// Connection failures, a server shutting down (SQLSTATE class 08, 57P01–57P03), too many connections (53300), a
+    /// tripped pool circuit breaker and timeouts are *unavailable*. Anything else is a query error; its SQLSTATE and
+    /// the server's message are kept, never the query's bound values.
+    static func from(_ error: any Error) -> Self {
+        if let error = error as? PostgresStorageError { return error }
+        if let error = error as? PostgresTransactionError {
+            guard let inner = error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError else {
+                return .unavailable("the transaction failed")
+            }
+            return from(inner)
+        }
+        if let error = error as? PSQLError {
+            switch error.code {
+            case .server:
+                let state = error.serverInfo?[.sqlState] ?? "?"
+                let text = String((error.serverInfo?[.message] ?? "").prefix(200))
+                if state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(state) {
+                    return .unavailable("SQLSTATE \(state): \(text)")
+                }
+                return .query("SQLSTATE \(state): \(text)")
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
+                 .queryCancelled, .sslUnsupported, .failedToAddSSLHandler:
+                return .unavailable("\(error.code)")
+            default:
+                return .query("\(error.code)")
+            }
+        }
+        if error is CancellationError { return .unavailable("request cancelled") }
+        return .unavailable(String("\(error)".prefix(200)))
+    }
+
+    /// The SQLSTATE of a server error, when it is one (looking inside a failed transaction).
+    static func sqlState(_ error: any Error) -> String? {
+        if let error = error as? PostgresTransactionError, let inner = error.closureError ?? error.commitError {
+            return sqlState(inner)
+        }
+        return (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+}

@@ -1,0 +1,160 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import StepSyncCore
+import StepSyncEngine
+import StepSyncPostgres
+import StepSyncSink
+import StepSyncTestSupport
+import Synchronization
+
+/// Runs an in-process sink over the PostgreSQL database at `url` (migrated first) on 127.0.0.1 port 0, with the
+/// authenticator's cache on `clock`; `body` gets the port.
+func withPostgresSink<R: Sendable, C: Clock>(
+    url: String, clock: C, logger: Logger = quietLogger, leaseTimeout: Duration = PostgresHarness.patientLeaseTimeout,
+    _ body: @Sendable (_ port: Int) async throws -> R
+) async throws -> R where C.Duration == Duration {
+    // Migrating is set-up, not the behaviour under test: it waits as long as the machine needs.
+    let setUp = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout)
+    _ = try await PostgresSampleStorage.withStorage(configuration: setUp, logger: logger) { _ in }
+    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: leaseTimeout)
+    let storage = PostgresSampleStorage(configuration: configuration, logger: logger)
+    let authenticator = ClientAuthenticator(storage: storage, clock: clock)
+    return try await SinkServer.withRunningSink(
+        configuration: SinkConfiguration(port: 0, dataPath: "/nonexistent/unused"), storage: storage,
+        authenticator: authenticator, logger: logger, body)
+}
+
+/// ``withPostgresSink(url:clock:logger:_:)`` with the real clock.
+func withPostgresSink<R: Sendable>(url: String, logger: Logger = quietLogger,
+                                   leaseTimeout: Duration = PostgresHarness.patientLeaseTimeout,
+                                   _ body: @Sendable (_ port: Int) async throws -> R) async throws -> R {
+    try await withPostgresSink(url: url, clock: ContinuousClock(), logger: logger, leaseTimeout: leaseTimeout, body)
+}
+
+/// Adds clients directly through the storage; returns their tokens by name.
+func addClients(_ names: [String], url: String) async throws -> [String: String] {
+    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 1,
+                                                            leaseTimeout: PostgresHarness.patientLeaseTimeout)
+    return try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) { storage in
+        var tokens: [String: String] = [:]
+        for name in names {
+            let token = ClientToken.random()
+            _ = try await storage.addClient(name: name, token: token)
+            tokens[name] = token.text
+        }
+        return tokens
+    }
+}
+
+/// HTTP to a sink as one client (or none).
+struct SinkCaller: Sendable {
+    let port: Int
+    var token: String?
+
+    struct Reply: Sendable {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]) ?? [:] }
+    }
+
+    func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, authorization: String? = nil) async throws -> Reply {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        if let body {
+            request.body = .bytes(ByteBuffer(bytes: body))
+            request.headers.add(name: "Content-Type", value: "application/json")
+        }
+        if let authorization {
+            request.headers.add(name: "Authorization", value: authorization)
+        } else if let token {
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let buffer = try await response.body.collect(upTo: 64 << 20)
+        var headers: [String: String] = [:]
+        for header in response.headers { headers[header.name.lowercased()] = header.value }
+        return Reply(status: Int(response.status.code), headers: headers, body: Array(buffer: buffer))
+    }
+
+    func post(_ samples: [HealthSample]) async throws -> Reply {
+        var body = Array(#"{"samples":["#.utf8)
+        for (i, sample) in samples.enumerated() {
+            if i > 0 { body.append(UInt8(ascii: ",")) }
+            WireEncoder.appendSampleObject(sample, to: &body)
+        }
+        body += Array("]}".utf8)
+        return try await send(.POST, "/samples", body: body)
+    }
+
+    /// Every uuid of `type` this client reads through `GET /samples` pages; throws on a uuid seen twice.
+    func storedUUIDs(type: SampleType = .stepCount) async throws -> Set<UUID> {
+        var uuids = Set<UUID>()
+        var cursor: String?
+        repeat {
+            let path = "/samples?type=\(type.rawValue)&limit=997" + (cursor.map { "&cursor=\($0)" } ?? "")
+            let page = try await send(.GET, path)
+            guard page.status == 200, let samples = page.json["samples"] as? [[String: Any]] else {
+                throw PostgresHarness.Failure("GET \(path) answered \(page.status): \(page.text.prefix(300))")
+            }
+            for sample in samples {
+                guard let uuid = (sample["uuid"] as? String).flatMap(UUID.init(uuidString:)),
+                      uuids.insert(uuid).inserted
+                else { throw PostgresHarness.Failure("a uuid missing or served twice: \(sample)") }
+            }
+            cursor = page.json["nextCursor"] as? String
+        } while cursor != nil
+        return uuids
+    }
+}
+
+/// Runs the real sync engine over `fixture` against a sink as the client holding `token`.
+func sync(_ fixture: SyncFixture, port: Int, token: String?, concurrency: Int = 3,
+          policy: RetryPolicy = RetryPolicy(maxAttempts: 60, baseSeconds: 0.02, maxDelaySeconds: 0.25),
+          progress: (SyncProgress) -> Void = { _ in }) async throws -> SyncReport {
+    try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", token: token, concurrency: concurrency,
+                                       logger: quietLogger) { uploader in
+        let engine = SyncEngine(store: fixture.store, uploader: uploader,
+                                configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy),
+                                logger: quietLogger)
+        return try await engine.run(progress: progress)
+    }
+}
+
+/// A log handler that counts the sink's answers by status (its "Request" lines) and can wait for a count.
+final class StatusLog: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    /// A logger whose "Request" messages are counted here.
+    var logger: Logger {
+        var logger = Logger(label: "sink") { _ in Handler(log: self) }
+        logger.logLevel = .info
+        return logger
+    }
+
+    /// How many answers had `status`.
+    func count(_ status: Int) -> Int { counts.withLock { $0["\(status)"] ?? 0 } }
+
+    fileprivate func record(_ status: String) { counts.withLock { $0[status, default: 0] += 1 } }
+
+    private struct Handler: LogHandler {
+        let log: StatusLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            if event.message.description == "Request", let status = event.metadata?["http.status"] {
+                log.record("\(status)")
+            }
+        }
+    }
+}
