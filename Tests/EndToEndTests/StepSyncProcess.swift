@@ -22,8 +22,8 @@ struct StepSyncProcess {
         let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-proc-\(UUID().uuidString)")
         stdoutPath = base + ".out"
         stderrPath = base + ".err"
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         if let executable {
             process.executableURL = URL(fileURLWithPath: executable)
             var arguments = arguments
