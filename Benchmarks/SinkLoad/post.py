@@ -5,6 +5,8 @@ last one is answered. The clock runs from the first request to the last answer; 
 
     python3 post.py http://127.0.0.1:8000 DIR [CONNECTIONS=3]
 
+With SINKLOAD_TOKEN set, every request carries `Authorization: Bearer $SINKLOAD_TOKEN` (a PostgreSQL sink's client).
+
 Why not wrk, hey or ab: wrk runs for a fixed duration (its Lua `thread:stop()` does not end the run), and hey and ab
 post a single body, which a de-duplicating sink would store once. The client is lean (stdlib http.client; a
 request costs it ≈ 0.1 ms of CPU against the servers' milliseconds) and the same for every server.
@@ -30,6 +32,10 @@ def main(url, directory, connections):
     lock = threading.Lock()
     state = {"next": 0, "error": None}
 
+    headers = {"Content-Type": "application/json"}
+    if os.environ.get("SINKLOAD_TOKEN"):
+        headers["Authorization"] = "Bearer " + os.environ["SINKLOAD_TOKEN"]
+
     def poster():
         conn = http.client.HTTPConnection(target.hostname, target.port, timeout=300)
         while True:
@@ -38,7 +44,7 @@ def main(url, directory, connections):
                 if k >= len(bodies) or state["error"]:
                     break
                 state["next"] = k + 1
-            conn.request("POST", "/steps", bodies[k], {"Content-Type": "application/json"})
+            conn.request("POST", "/steps", bodies[k], headers)
             response = conn.getresponse()
             answer = response.read()
             if response.status != 200:

@@ -164,6 +164,16 @@ final class SnapshotReader {
     }
 }
 
+/// The index of the first element of the ascending `sorted` that is not less than `key` (`sorted.count` if none).
+private func lowerBound(of key: Int64, in sorted: [Int64]) -> Int {
+    var low = 0, high = sorted.count
+    while low < high {
+        let middle = (low + high) / 2
+        if sorted[middle] < key { low = middle + 1 } else { high = middle }
+    }
+    return low
+}
+
 /// Samples kept from the last scan: every sample of `typeId` starting in `[from, to)`.
 private struct KeptSamples {
     var typeId: Int64 = -1
@@ -173,14 +183,7 @@ private struct KeptSamples {
     var values: [Double] = []
 
     /// The index of the first sample starting at or after `instant`.
-    func firstIndex(atOrAfter instant: Int64) -> Int {
-        var low = 0, high = starts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if starts[middle] < instant { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
+    func firstIndex(atOrAfter instant: Int64) -> Int { lowerBound(of: instant, in: starts) }
 }
 
 /// Rollup rows kept from the last read: every row of `typeId` for the hours in `[from, to)`.
@@ -193,14 +196,7 @@ private struct KeptHours {
     var counts: [Int] = []
 
     /// The index of the first row at or after `hour`.
-    func firstIndex(atOrAfter hour: Int64) -> Int {
-        var low = 0, high = hours.count
-        while low < high {
-            let middle = (low + high) / 2
-            if hours[middle] < hour { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
+    func firstIndex(atOrAfter hour: Int64) -> Int { lowerBound(of: hour, in: hours) }
 }
 
 /// Sums rows arriving in time order into the non-empty buckets of a grid.

@@ -31,6 +31,10 @@ extension StepSyncCommand {
 
         @OptionGroup var database: DatabaseOptions
 
+        /// How batches enter PostgreSQL (hidden: for the side-by-side measurement in `Planning/postgres.md`).
+        @Option(name: .customLong("database-ingest"), help: .hidden)
+        var databaseIngest: PostgresSampleStorage.IngestMethod = .copy
+
         @Option(help: "The address to bind (loopback by default).")
         var host = "127.0.0.1"
 
@@ -97,7 +101,8 @@ extension StepSyncCommand {
             if database.givenURL != nil {
                 let postgres: (storage: PostgresSampleStorage, authenticator: ClientAuthenticator<ContinuousClock>)
                 do {
-                    postgres = try await PostgresSink.prepare(configuration: .init(url: try database.url()), logger: logger)
+                    postgres = try await PostgresSink.prepare(
+                        configuration: .init(url: try database.url(), ingest: databaseIngest), logger: logger)
                 } catch let error as PostgresStorageError {
                     FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
                     throw ExitCode.failure
@@ -118,3 +123,5 @@ extension StepSyncCommand {
         }
     }
 }
+
+extension PostgresSampleStorage.IngestMethod: ExpressibleByArgument {}
