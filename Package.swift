@@ -104,7 +104,9 @@ let package = Package(
         // A brute-force reference of the daily step totals rule and seeded random cases, for the core, store and
         // end-to-end tests.
         .target(name: "DailyReference", dependencies: ["StepSyncCore"], path: "Tests/DailyReference"),
-        .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore", "DailyReference"]),
+        // The committed fuzz inputs (`Fuzz/`) and a seeded mutator, for the core's and the importer's replay tests.
+        .target(name: "FuzzReplaySupport", dependencies: ["StepSyncCore"], path: "Tests/FuzzReplaySupport"),
+        .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore", "DailyReference", "FuzzReplaySupport"]),
         .testTarget(name: "StepSyncStoreTests", dependencies: ["StepSyncCore", "StepSyncStore", "DailyReference"]),
         .testTarget(name: "StepSyncSinkTests", dependencies: [
             "StepSyncCore", "StepSyncSink", "StepSyncPostgres", "StepSyncTestSupport", "DailyReference",
@@ -140,7 +142,7 @@ let package = Package(
         ]),
         // Fixtures/: excerpts of real exports and DTDs, each naming its public source.
         .testTarget(name: "StepSyncImportTests", dependencies: [
-            "StepSyncCore", "StepSyncStore", "StepSyncImport",
+            "StepSyncCore", "StepSyncStore", "StepSyncImport", "FuzzReplaySupport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "EndToEndTests", dependencies: [

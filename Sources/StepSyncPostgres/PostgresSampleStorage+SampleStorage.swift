@@ -56,10 +56,12 @@ extension PostgresSampleStorage: SampleStorage {
         try await reporting { try await self.stepSpans(client: try Self.key(client), overlapping: range) }
     }
 
-    /// Asks the database (`SELECT 1`, waiting at most a second for a connection): degraded while it cannot answer.
+    /// Asks the database (`SELECT 1`, waiting for a connection as long as any request does,
+    /// ``Configuration/leaseTimeout``): degraded while it cannot answer. A database that is down refuses the
+    /// connection at once; the wait only matters while the pool is still connecting or busy, which is not degraded.
     public func health() async -> StorageHealth {
         do {
-            _ = try await withConnection(timeout: .seconds(1)) { connection in
+            _ = try await withConnection { connection in
                 try await connection.query("SELECT 1", logger: self.logger)
             }
             degraded.withLock { $0 = nil }

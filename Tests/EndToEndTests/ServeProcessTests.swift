@@ -151,7 +151,9 @@ struct ServeProcessTests {
 
     @Test("issue 11, done-when: the sink killed with kill -9 again and again during a sync ends, after restarts, with exactly the store's samples")
     func killNineDuringSync() async throws {
-        let fixture = try SyncFixture(intervals: 150, samplesPerInterval: 20)
+        // Many small requests, so that the sync is far from its end at each kill even when this test's polling is
+        // starved by a loaded machine.
+        let fixture = try SyncFixture(intervals: 600, samplesPerInterval: 5)
         try await withSinkDirectory { dir in
             var (serve, port) = try await startServe(dir)
             let path = dir + "/steps.jsonl"
@@ -159,22 +161,24 @@ struct ServeProcessTests {
             let syncArguments = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)",
                                  "--concurrency", "2", "--request-samples", "0", "--backoff-base", "0.01", "--max-attempts", "6", "--json"]
             let sync = try StepSyncProcess(syncArguments)
+            // The sync runs only between a SIGCONT and the next write the test sees: stopped (SIGSTOP) across each
+            // kill and restart of the sink, its requests in flight are cut by the kill and meet a sink that is up
+            // again when it continues, and how long a restart takes cannot let the sync finish or give up meanwhile.
+            kill(sync.pid, SIGSTOP)
             var killsDuringSync = 0
             for _ in 0..<5 {
                 // Kill once the sink has written something since it (re)started, i.e. in the middle of the sync.
-                // The sync is stopped (SIGSTOP) across the kill and the restart, so that it is still mid-run however
-                // fast this machine is: its requests in flight are cut by the kill and meet a sink that is up again
-                // when it continues, and how long a restart takes cannot let the sync finish or give up meanwhile.
                 let before = size()
+                kill(sync.pid, SIGCONT)
                 while sync.process.isRunning, size() <= before { try await Task.sleep(for: .milliseconds(1)) }
                 guard sync.process.isRunning else { break }
-                kill(sync.process.processIdentifier, SIGSTOP)
+                kill(sync.pid, SIGSTOP)
                 killsDuringSync += 1
                 kill(serve.pid, SIGKILL)
                 _ = try await serve.wait()
                 (serve, _) = try await startServe(dir, port: port)
-                kill(sync.process.processIdentifier, SIGCONT)
             }
+            kill(sync.pid, SIGCONT)
             defer { kill(serve.pid, SIGKILL) }
             var status = try await sync.wait(timeout: .seconds(120))
             var runs = 0

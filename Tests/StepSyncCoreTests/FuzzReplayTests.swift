@@ -1,4 +1,5 @@
 import Foundation
+import FuzzReplaySupport
 import StepSyncCore
 import Testing
 

@@ -2,23 +2,24 @@ import Foundation
 import StepSyncCore
 
 /// The committed inputs of a fuzz target (`Fuzz/Corpus/<target>/` and `Fuzz/Crashes/<target>/`) and a small,
-/// seeded mutator that derives more from them, for the replay tests. (`Tests/StepSyncCoreTests/Support/FuzzCorpus.swift`
-/// is the same helper for the core targets.)
-struct FuzzCorpus {
+/// seeded mutator that derives more from them, for the replay tests of the core's and the importer's targets.
+public struct FuzzCorpus: Sendable {
     /// One input file.
-    struct Input: CustomStringConvertible {
+    public struct Input: CustomStringConvertible, Sendable {
         /// `Corpus/<target>/<file>` or `Crashes/<target>/<file>`.
-        var name: String
-        var bytes: [UInt8]
-        var description: String { name }
+        public var name: String
+        /// Its bytes.
+        public var bytes: [UInt8]
+        public var description: String { name }
     }
 
     /// The corpus files, then the crash files, each in name order.
-    let corpus: [Input]
-    let crashes: [Input]
+    public let corpus: [Input]
+    /// The crash files.
+    public let crashes: [Input]
 
     /// Reads the inputs of `target` from the package's `Fuzz/` folder.
-    init(_ target: String) throws {
+    public init(_ target: String) throws {
         let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fuzz")
         func inputs(_ folder: String) throws -> [Input] {
@@ -32,11 +33,11 @@ struct FuzzCorpus {
     }
 
     /// Every input: the corpus and the crashes.
-    var all: [Input] { corpus + crashes }
+    public var all: [Input] { corpus + crashes }
 
     /// `count` inputs derived from the corpus by seeded mutations (bit flips, bytes that matter to the parsers,
     /// insertions, deletions, duplications, truncation, splices): the same ones on every run.
-    func mutations(_ count: Int, seed: UInt64) -> [Input] {
+    public func mutations(_ count: Int, seed: UInt64) -> [Input] {
         guard !corpus.isEmpty else { return [] }
         var rng = SplitMix64(seed: seed)
         let special = Array("\0\u{7F}\"\\/-+:.,TZ 09{}[]<>&;#x=\n\r\t\u{0B}".utf8) + [0xFF, 0xC3, 0xCC, 0x81, 0xED, 0xA0]
