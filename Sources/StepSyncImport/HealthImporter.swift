@@ -57,7 +57,7 @@ public struct HealthImporter: Sendable {
             while true {
                 switch pipeline.take() {
                 case .samples(let samples, let bytesRead, let recordsRead):
-                    try inserter.insert(contentsOf: samples)
+                    for sample in samples { try inserter.insert(sample) }
                     counts.bytesRead = bytesRead
                     progress(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: recordsRead))
                 case .finished(let parser, let bytesRead):
