@@ -120,17 +120,21 @@ struct IntervalPayloadTests {
                     : WireEncoder.encodeSamplesRequest(remaining.map(\.0))
             }
             #expect(payload.body == encode())
-            for index in [0, 17, remaining.count - 1] {
-                let removed = try #require(payload.removeSample(at: index))
+            for position in [0, 17, -1] {
+                let index = position < 0 ? remaining.count - 1 : position  // the last one as the body is now
+                let cut = payload.removeSample(at: index)
+                let removed = try #require(cut)
                 let expected = remaining.remove(at: index)
                 #expect(removed.uuid == expected.0.uuid && removed.intervalId == expected.1)
                 #expect(payload.body == encode())
                 #expect(payload.count == remaining.count)
             }
-            #expect(payload.removeSample(at: remaining.count) == nil)
+            let outside = payload.removeSample(at: remaining.count)
+            #expect(outside == nil, "an index past the body's samples is not removed")
             while !remaining.isEmpty {
                 let index = remaining.count / 2
-                #expect(payload.removeSample(at: index)?.uuid == remaining.remove(at: index).0.uuid)
+                let cut = payload.removeSample(at: index)
+                #expect(cut?.uuid == remaining.remove(at: index).0.uuid)
                 #expect(payload.body == encode())
             }
             #expect(String(decoding: payload.body, as: UTF8.self) == #"{"samples":[]}"#)
