@@ -3,7 +3,8 @@
 # README says: `python3 main.py`, Flask's threaded development server) and `stepsync serve` (durable: fdatasync
 # before every 2xx), each started fresh on an empty data directory, alternately ROUNDS times, posted the same 200
 # bodies of 1,000 samples over 3 connections by post.py. Prints one JSON line per run and `uptime` (the machine is
-# shared).
+# shared). post.py sends prepared requests over raw sockets (since 2026-11-24; it used http.client before) and reports
+# its CPU in the timed part apart from loading the bodies: it shares the 2 cores with the server, the same for both.
 #
 #   python3 bodies.py /tmp/sinkload-bodies
 #   ./compare.sh /tmp/sinkload-bodies .build/release/stepsync /path/to/HealthStepsSync/api/main.py /path/to/venv/bin/python [ROUNDS]

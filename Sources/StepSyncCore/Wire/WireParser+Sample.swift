@@ -371,32 +371,36 @@ extension WireParser {
     }
 
     /// Parses the 36 characters of a hyphenated UUID in either case, without allocating.
+    ///
+    /// Branch-free per digit (a digit or a letter of either case is told by two subtractions, a bad byte only sets
+    /// a flag checked once at the end): the branchy switch per byte it replaced was ≈ 4% of the sink's CPU.
     static func parseUUID(_ b: UnsafeRawBufferPointer) -> UUID? {
         guard b.count == 36 else { return nil }
-        var out: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let ok = withUnsafeMutableBytes(of: &out) { o -> Bool in
-            var j = 0
-            for n in 0..<16 {
-                if n == 4 || n == 6 || n == 8 || n == 10 {
-                    guard b[j] == UInt8(ascii: "-") else { return false }
-                    j += 1
-                }
-                guard let hi = nibble(b[j]), let lo = nibble(b[j + 1]) else { return false }
-                o[n] = hi << 4 | lo
-                j += 2
-            }
-            return true
+        guard b[8] == UInt8(ascii: "-"), b[13] == UInt8(ascii: "-"), b[18] == UInt8(ascii: "-"),
+              b[23] == UInt8(ascii: "-") else { return nil }
+        var bad: UInt8 = 0
+        var hi: UInt64 = 0, lo: UInt64 = 0
+        @inline(__always) func digits(_ from: Int, _ count: Int, into v: inout UInt64) {
+            for k in from..<(from + count) { v = v << 4 | UInt64(nibble(b[k], &bad)) }
         }
-        return ok ? UUID(uuid: out) : nil
+        digits(0, 8, into: &hi)
+        digits(9, 4, into: &hi)
+        digits(14, 4, into: &hi)
+        digits(19, 4, into: &lo)
+        digits(24, 12, into: &lo)
+        guard bad == 0 else { return nil }
+        // Big-endian: the first digit is the high nibble of the first byte.
+        let bytes = (hi.bigEndian, lo.bigEndian)
+        return withUnsafeBytes(of: bytes) { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
     }
 
-    @inline(__always) private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: return c - 48
-        case 65...70: return c - 55
-        case 97...102: return c - 87
-        default: return nil
-        }
+    /// The value of a hex digit of either case; any other byte sets `bad`.
+    @inline(__always) private static func nibble(_ c: UInt8, _ bad: inout UInt8) -> UInt8 {
+        let digit = c &- 48
+        let letter = (c | 0x20) &- 97
+        let isDigit = digit < 10
+        bad |= isDigit || letter < 6 ? 0 : 1
+        return isDigit ? digit : letter &+ 10
     }
 }
 

@@ -47,6 +47,12 @@ public actor JSONLStorage: SampleStorage {
     var index = UUIDIndex()
 
     private var dirty: [Int] = []
+    /// Emptied write buffers of finished commits, handed to the next log that queues lines (at most
+    /// ``maxSpareBuffers`` of at most ``maxSpareBytes`` each), so a request's lines go into memory already touched
+    /// instead of a fresh buffer grown by doubling (copied each time, and page-faulted afresh).
+    private var spareBuffers: [[UInt8]] = []
+    static let maxSpareBuffers = 4
+    static let maxSpareBytes = 8 << 20
     private var waiters: [CheckedContinuation<Role, any Error>] = []
     private var committing = false
     var degraded: (reason: String, since: Date)?
@@ -168,10 +174,11 @@ public actor JSONLStorage: SampleStorage {
             let steps = type == .stepCount
             var log = TypeLog(type: type, file: logs[number].file)
             swap(&log, &logs[number])
+            if log.pending.capacity == 0, let spare = spareBuffers.popLast() { log.pending = spare }
             let before = inserted
             for k in start..<end {
-                let sample = samples[k]
-                guard index.insert(sample.uuid, at: .init(log: UInt16(number), slot: UInt32(log.slots.count))) else {
+                // Fields are read in place: a copy of the sample would retain and release its strings.
+                guard index.insert(samples[k].uuid, at: .init(log: UInt16(number), slot: UInt32(log.slots.count))) else {
                     continue
                 }
                 let offset = log.pending.count
@@ -179,14 +186,15 @@ public actor JSONLStorage: SampleStorage {
                     log.pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: body[line]))
                     log.pending.append(UInt8(ascii: "\n"))
                 } else if steps {
-                    WireEncoder.appendStepLine(sample, to: &log.pending)
+                    WireEncoder.appendStepLine(samples[k], to: &log.pending)
                 } else {
-                    WireEncoder.appendStoredLine(sample, to: &log.pending)
+                    WireEncoder.appendStoredLine(samples[k], to: &log.pending)
                 }
                 let length = log.pending.count - offset
-                log.slots.append(TypeLog.Slot(offset: log.enqueuedEnd, length: length, startMs: sample.startMs))
+                let startMs = samples[k].startMs
+                log.slots.append(TypeLog.Slot(offset: log.enqueuedEnd, length: length, startMs: startMs))
                 log.enqueuedEnd += Int64(length)
-                log.maxDurationMs = max(log.maxDurationMs, sample.endMs - sample.startMs)
+                log.maxDurationMs = max(log.maxDurationMs, samples[k].endMs - startMs)
                 inserted += 1
             }
             log.live += inserted - before
@@ -314,6 +322,7 @@ public actor JSONLStorage: SampleStorage {
             logs[batch.number].committedEnd = batch.end
             if logs[batch.number].epoch == batch.epoch { logs[batch.number].readable = batch.slots }
         }
+        recycle(&batches)
         if let degraded, !batches.isEmpty {
             logger.notice("Data files writable again; the sink resumed", metadata: [
                 "sink.degraded.reason": "\(degraded.reason)", "sink.degraded.seconds": "\(-degraded.since.timeIntervalSinceNow)",
@@ -325,6 +334,17 @@ public actor JSONLStorage: SampleStorage {
             committing = false
         } else {
             waiters.removeFirst().resume(returning: .lead)
+        }
+    }
+
+    /// Keeps the written buffers of `batches` (emptied, their capacity kept) for the next requests' lines.
+    private func recycle(_ batches: inout [Batch]) {
+        for k in batches.indices where spareBuffers.count < Self.maxSpareBuffers {
+            var bytes: [UInt8] = []
+            swap(&bytes, &batches[k].bytes)
+            guard bytes.capacity <= Self.maxSpareBytes else { continue }
+            bytes.removeAll(keepingCapacity: true)
+            spareBuffers.append(bytes)
         }
     }
 
