@@ -2,22 +2,25 @@ import Foundation
 import StepSyncCore
 import StepSyncStore
 
-/// What one request sends: its endpoint, its encoded body, and — for samples — the samples in body order with the
-/// interval each belongs to (so a sample the sink refuses by index can be left out, recorded against its interval,
-/// and the body rebuilt).
+/// What one request sends: its endpoint, its encoded body, and — for samples — the uuid, the interval and the place
+/// in the body of each sample (so a sample the sink refuses by index can be left out, recorded against its interval,
+/// and cut out of the body).
 ///
 /// A request carries one interval, or several consecutive samples intervals of one type (``RequestBatch``): their
-/// samples are read in one read transaction, each checked with ``SampleValidation`` (an invalid one is left out and
-/// returned in ``rejected``), and encoded once; the same bytes are resent on retries.
+/// samples are read in one read transaction row by row (``StepStore/forEachSampleRow(of:pageSize:_:)``), each checked
+/// with ``SampleValidation`` (an invalid one is left out and returned in ``rejected``), and written to the body
+/// straight from the row — no ``HealthSample`` per sample; the same bytes are resent on retries.
 struct IntervalPayload {
     /// Where the body goes.
     let endpoint: SinkEndpoint
     /// The encoded request body.
     private(set) var body: [UInt8]
-    /// The samples in the body, in order (empty for a deletions interval).
-    private(set) var samples: [HealthSample]
-    /// For each sample of ``samples``, the id of its interval.
+    /// The uuids of the samples in the body, in order (empty for a deletions interval).
+    private(set) var uuids: [UUID]
+    /// For each sample of ``uuids``, the id of its interval.
     private(set) var owners: [Int64]
+    /// For each sample of ``uuids``, where its object starts in ``body``.
+    private(set) var offsets: [Int]
     /// The samples (or deleted uuids) the body carries.
     private(set) var count: Int
     /// The samples left out because ``SampleValidation`` found them invalid.
@@ -25,8 +28,8 @@ struct IntervalPayload {
 
     /// Reads and encodes the content of `intervals` (one deletions interval, or samples intervals of one type).
     ///
-    /// A samples interval sends its samples (start in its range, change sequence in its window), read page by page
-    /// and encoded once with ``WireEncoder``: `POST /steps` for step counts, `POST /samples` for every other type. A
+    /// A samples interval sends its samples (start in its range, change sequence in its window), read row by row and
+    /// encoded once with ``WireEncoder``: `POST /steps` for step counts, `POST /samples` for every other type. A
     /// deletions interval sends the uuids of the tombstones in its sequence window; resending one is harmless (the
     /// sink counts the uuids it no longer holds as missing).
     init(of intervals: [SyncInterval], store: StepStore, pageSize: Int, nowMs: Int64) throws {
@@ -35,28 +38,55 @@ struct IntervalPayload {
         self.endpoint = endpoint
         switch first.kind {
         case .samples:
-            let kind = first.type.kind
-            var samples: [HealthSample] = []
+            let type = first.type
+            let kind = type.kind
+            let steps = endpoint == .steps
+            var uuids: [UUID] = []
             var owners: [Int64] = []
+            var offsets: [Int] = []
             let expected = intervals.reduce(0) { $0 + $1.samples }
-            samples.reserveCapacity(expected)
+            uuids.reserveCapacity(expected)
             owners.reserveCapacity(expected)
+            offsets.reserveCapacity(expected)
+            var body: [UInt8] = []
+            body.reserveCapacity(16 + expected * (steps ? 200 : 300))
+            body.append(contentsOf: Self.samplesPrefix)
             var rejected: [RejectedSample] = []
-            try store.forEachSamplePage(of: intervals, pageSize: pageSize) { interval, page in
-                for sample in page {
+            // The type is the request's: its check runs once here, not once per sample.
+            let typeValid = SampleValidation.typeProblem(type) == nil
+            try store.forEachSampleRow(of: intervals, pageSize: pageSize) { interval, row in
+                let fields = row.fields
+                // Validity is proven from the row with the parts of the one validation function (the text checks
+                // were made on each distinct value's bytes); anything not proven valid goes through the whole
+                // function on a `HealthSample`, which has the last word.
+                let proven = typeValid && row.textWithinLimits
+                    && SampleValidation.instantsProblem(startMs: fields.startMs, endMs: fields.endMs) == nil
+                    && SampleValidation.valueProblem(fields.value, type: type, kind: kind) == nil
+                    && SampleValidation.offsetProblem(row.utcOffsetSeconds) == nil
+                if !proven {
+                    let sample = row.sample(type: type)
                     if let problem = SampleValidation.problem(of: sample, kind: kind) {
                         rejected.append(RejectedSample(sample, problem: problem, intervalId: interval.id, atMs: nowMs))
-                    } else {
-                        samples.append(sample)
-                        owners.append(interval.id)
+                        return
                     }
                 }
+                if !uuids.isEmpty { body.append(UInt8(ascii: ",")) }
+                offsets.append(body.count)
+                uuids.append(fields.uuid)
+                owners.append(interval.id)
+                if steps {
+                    WireEncoder.appendObject(fields, to: &body)
+                } else {
+                    WireEncoder.appendSampleObject(fields, type: type, to: &body)
+                }
             }
-            self.samples = samples
+            body.append(contentsOf: Self.samplesSuffix)
+            self.body = body
+            self.uuids = uuids
             self.owners = owners
+            self.offsets = offsets
             self.rejected = rejected
-            count = samples.count
-            body = Self.encode(samples, endpoint: endpoint)
+            count = uuids.count
         case .deletions:
             precondition(intervals.count == 1, "a deletions interval is sent alone")
             var uuids: [UUID] = []
@@ -68,26 +98,34 @@ struct IntervalPayload {
                 guard page.count == pageSize, let last = page.last else { break }
                 after = last.seq
             }
-            samples = []
+            self.uuids = []
             owners = []
+            offsets = []
             rejected = []
             count = uuids.count
             body = WireEncoder.encodeDeletions(uuids, type: endpoint == .samplesDelete ? first.type : nil)
         }
     }
 
-    /// Leaves out the sample at `index` of the body (one the sink refused) and rebuilds the body. Returns the sample
-    /// and its interval's id, or `nil` when the index is not one of this body's samples.
-    mutating func removeSample(at index: Int) -> (sample: HealthSample, intervalId: Int64)? {
-        guard samples.indices.contains(index) else { return nil }
-        let sample = samples.remove(at: index)
+    /// Leaves out the sample at `index` of the body (one the sink refused): cuts its object (and one comma) out of the
+    /// body, which is then the body of the other samples. Returns the sample's uuid and its interval's id, or `nil`
+    /// when the index is not one of this body's samples.
+    mutating func removeSample(at index: Int) -> (uuid: UUID, intervalId: Int64)? {
+        guard uuids.indices.contains(index) else { return nil }
+        let last = uuids.count - 1
+        let objectEnd = index < last ? offsets[index + 1] - 1 : body.count - Self.samplesSuffix.count
+        // The object and the comma before it; the first object takes the comma after it instead.
+        let cut = index > 0 ? (offsets[index] - 1)..<objectEnd
+            : (offsets[index])..<(index < last ? objectEnd + 1 : objectEnd)
+        body.removeSubrange(cut)
+        let uuid = uuids.remove(at: index)
         let owner = owners.remove(at: index)
-        count = samples.count
-        body = Self.encode(samples, endpoint: endpoint)
-        return (sample, owner)
+        offsets.remove(at: index)
+        for i in index..<offsets.count { offsets[i] -= cut.count }
+        count = uuids.count
+        return (uuid, owner)
     }
 
-    private static func encode(_ samples: [HealthSample], endpoint: SinkEndpoint) -> [UInt8] {
-        endpoint == .steps ? WireEncoder.encodeRequest(samples) : WireEncoder.encodeSamplesRequest(samples)
-    }
+    private static let samplesPrefix = Array(#"{"samples":["#.utf8)
+    private static let samplesSuffix = Array("]}".utf8)
 }

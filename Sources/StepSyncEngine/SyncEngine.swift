@@ -427,12 +427,13 @@ public struct SyncEngine: Sendable {
                     guard let removed = payload.removeSample(at: refusal.index) else {
                         return (try fail(intervals, message: refusal.description), rejected, notPending)
                     }
-                    let sample = removed.sample
-                    let record = RejectedSample(sample, refusal: refusal, intervalId: removed.intervalId,
-                                                atMs: Self.nowMs())
+                    let record = RejectedSample(
+                        uuid: removed.uuid, type: intervals[0].type, reason: refusal.reason, field: refusal.field,
+                        detail: String(refusal.description.prefix(200)), intervalId: removed.intervalId,
+                        foundBy: .sink, atMs: Self.nowMs())
                     try store.recordRejected([record])
                     rejected.append(record)
-                    metadata["sync.rejected.uuid"] = "\(sample.uuid)"
+                    metadata["sync.rejected.uuid"] = "\(removed.uuid)"
                     metadata["sync.error"] = "\(refusal.description)"
                     logger.warning("The sink refused a sample: left it out and resending the rest", metadata: metadata)
                     if payload.count == 0 {

@@ -47,31 +47,8 @@ extension StepStore {
         // A sequence window (a delta interval) scans the rowid range of what changed; a plain range uses the index.
         // Every value is a bound argument, so the few shapes of this query are prepared once per connection
         // (`cachedStatement`) however many intervals are read.
-        let windowed = seqAfter != nil || seqThrough != nil
-        let window = windowed ? "seq > ? AND seq <= ? AND " : ""
-        let byRowid = (seqAfter ?? 0) > 0
-        let columns = """
-            SELECT uuid, start_ms, end_ms, utc_offset, value, unit, source_name, source_bundle_id,
-                   source_version, device_name, device_model, details
-            FROM sample \(byRowid ? "NOT INDEXED" : "INDEXED BY sample_type_start")
-            """
-        var arguments: StatementArguments = windowed ? [seqAfter ?? 0, seqThrough ?? .max] : []
-        let statement: Statement
-        if let cursor {
-            statement = try db.cachedStatement(sql: """
-                \(columns)
-                WHERE \(window)type_id = ? AND start_ms < ? AND (start_ms, uuid) > (?, ?) AND start_ms >= ?
-                ORDER BY start_ms, uuid LIMIT ?
-                """)
-            arguments += [typeId, range.end, cursor.startMs, cursor.uuid, range.start, limit]
-        } else {
-            statement = try db.cachedStatement(sql: """
-                \(columns)
-                WHERE \(window)type_id = ? AND start_ms >= ? AND start_ms < ?
-                ORDER BY start_ms, uuid LIMIT ?
-                """)
-            arguments += [typeId, range.start, range.end, limit]
-        }
+        let (statement, arguments) = try samplePageStatement(db, typeId: typeId, in: range, after: cursor, limit: limit,
+                                                             seqAfter: seqAfter, seqThrough: seqThrough)
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         var page: [HealthSample] = []
         page.reserveCapacity(min(limit, 256))  // grows as needed: most intervals hold far fewer than `limit`

@@ -73,72 +73,83 @@ public enum WireEncoder {
     /// eleven appends to `out` (each with its own capacity and uniqueness check) after copying the sample into a
     /// ``WireSample`` (two string retains and releases). Anything else takes the general path.
     public static func appendObject(_ sample: HealthSample, to out: inout [UInt8]) {
-        let value = sample.value
-        guard value.isFinite, value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992 else {
-            appendObject(WireSample(sample), to: &out)
-            return
-        }
         var bundle = sample.sourceBundleId
         var device = sample.deviceName ?? ""
         let hasDevice = sample.deviceName != nil
         let done = bundle.withUTF8 { b in
             device.withUTF8 { d in
-                guard isClean(b), isClean(d) else { return false }
-                let capacity = 200 + b.count + d.count  // 191 bytes of keys, uuid, dates and count at most
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-                    let base = buffer.baseAddress!
-                    var n = 0
-                    @inline(__always) func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-                        if let source = bytes.baseAddress, !bytes.isEmpty {
-                            (base + n).update(from: source, count: bytes.count)
-                        }
-                        n += bytes.count
-                    }
-                    uuidKey.withUnsafeBufferPointer(put)
-                    withUnsafeBytes(of: sample.uuid.uuid) { raw in
-                        hex.withUnsafeBufferPointer { hex in
-                            for i in 0..<16 {
-                                if i == 4 || i == 6 || i == 8 || i == 10 { base[n] = UInt8(ascii: "-"); n += 1 }
-                                let byte = raw[i]
-                                base[n] = hex[Int(byte >> 4)]
-                                base[n + 1] = hex[Int(byte & 0x0F)]
-                                n += 2
-                            }
-                        }
-                    }
-                    startKey.withUnsafeBufferPointer(put)
-                    ISO8601Millis.write(sample.startMs, into: base + n)
-                    n += 24
-                    endKey.withUnsafeBufferPointer(put)
-                    ISO8601Millis.write(sample.endMs, into: base + n)
-                    n += 24
-                    countKey.withUnsafeBufferPointer(put)
-                    let integer = Int64(value)
-                    if integer < 0 { base[n] = UInt8(ascii: "-"); n += 1 }
-                    var magnitude = integer.magnitude
-                    var digits = 1
-                    var rest = magnitude / 10
-                    while rest > 0 { digits += 1; rest /= 10 }
-                    n += digits
-                    var k = n
-                    repeat {
-                        k -= 1
-                        base[k] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
-                        magnitude /= 10
-                    } while magnitude > 0
-                    bundleKey.withUnsafeBufferPointer(put)
-                    put(b)
-                    if hasDevice {
-                        deviceKey.withUnsafeBufferPointer(put)
-                        put(d)
-                    }
-                    objectEnd.withUnsafeBufferPointer(put)
-                    out.append(contentsOf: UnsafeBufferPointer(start: base, count: n))
-                }
-                return true
+                appendCleanStepObject(uuid: sample.uuid, startMs: sample.startMs, endMs: sample.endMs,
+                                      value: sample.value, bundle: b, device: hasDevice ? d : nil, to: &out)
             }
         }
         if !done { appendObject(WireSample(sample), to: &out) }
+    }
+
+    /// Writes the `/steps` object of the common case — a whole count, a bundle id and device name with nothing to
+    /// escape — into one stack buffer and appends it once; returns `false` (and appends nothing) otherwise.
+    @inline(__always)
+    static func appendCleanStepObject(
+        uuid: UUID, startMs: Int64, endMs: Int64, value: Double, bundle b: UnsafeBufferPointer<UInt8>,
+        device: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]
+    ) -> Bool {
+        guard value.isFinite, value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992 else {
+            return false
+        }
+        let hasDevice = device != nil
+        let d = device ?? UnsafeBufferPointer(start: nil, count: 0)
+        guard isClean(b), isClean(d) else { return false }
+        let capacity = 200 + b.count + d.count  // 191 bytes of keys, uuid, dates and count at most
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let base = buffer.baseAddress!
+            var n = 0
+            @inline(__always) func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                if let source = bytes.baseAddress, !bytes.isEmpty {
+                    (base + n).update(from: source, count: bytes.count)
+                }
+                n += bytes.count
+            }
+            uuidKey.withUnsafeBufferPointer(put)
+            withUnsafeBytes(of: uuid.uuid) { raw in
+                hex.withUnsafeBufferPointer { hex in
+                    for i in 0..<16 {
+                        if i == 4 || i == 6 || i == 8 || i == 10 { base[n] = UInt8(ascii: "-"); n += 1 }
+                        let byte = raw[i]
+                        base[n] = hex[Int(byte >> 4)]
+                        base[n + 1] = hex[Int(byte & 0x0F)]
+                        n += 2
+                    }
+                }
+            }
+            startKey.withUnsafeBufferPointer(put)
+            ISO8601Millis.write(startMs, into: base + n)
+            n += 24
+            endKey.withUnsafeBufferPointer(put)
+            ISO8601Millis.write(endMs, into: base + n)
+            n += 24
+            countKey.withUnsafeBufferPointer(put)
+            let integer = Int64(value)
+            if integer < 0 { base[n] = UInt8(ascii: "-"); n += 1 }
+            var magnitude = integer.magnitude
+            var digits = 1
+            var rest = magnitude / 10
+            while rest > 0 { digits += 1; rest /= 10 }
+            n += digits
+            var k = n
+            repeat {
+                k -= 1
+                base[k] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bundleKey.withUnsafeBufferPointer(put)
+            put(b)
+            if hasDevice {
+                deviceKey.withUnsafeBufferPointer(put)
+                put(d)
+            }
+            objectEnd.withUnsafeBufferPointer(put)
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: n))
+        }
+        return true
     }
 
     /// Whether `bytes` need no JSON escape (no `"`, `\\` or control character).
@@ -152,13 +163,13 @@ public enum WireEncoder {
 
     private static let samplesPrefix = Array(#"{"samples":["#.utf8)
     private static let samplesSuffix = Array("]}".utf8)
-    private static let uuidKey = Array(#"{"uuid":""#.utf8)
-    private static let startKey = Array(#"","startDate":""#.utf8)
-    private static let endKey = Array(#"","endDate":""#.utf8)
-    private static let countKey = Array(#"","count":"#.utf8)
-    private static let bundleKey = Array(#","sourceBundleId":""#.utf8)
-    private static let deviceKey = Array(#"","sourceDeviceName":""#.utf8)
-    private static let objectEnd = Array(#""}"#.utf8)
+    static let uuidKey = Array(#"{"uuid":""#.utf8)
+    static let startKey = Array(#"","startDate":""#.utf8)
+    static let endKey = Array(#"","endDate":""#.utf8)
+    static let countKey = Array(#"","count":"#.utf8)
+    static let bundleKey = Array(#","sourceBundleId":""#.utf8)
+    static let deviceKey = Array(#"","sourceDeviceName":""#.utf8)
+    static let objectEnd = Array(#""}"#.utf8)
     private static let hex = Array("0123456789ABCDEF".utf8)
 
     /// Appends the 36 upper-case characters of `uuid`.

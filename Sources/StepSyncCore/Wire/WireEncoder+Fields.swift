@@ -1,0 +1,161 @@
+import Foundation
+
+extension WireEncoder {
+    /// A sample's fields as borrowed UTF-8 bytes, for writing a wire object straight from where the sample is stored
+    /// (the sync reads the store's rows into these without building a ``HealthSample``).
+    ///
+    /// The buffers are only valid for the call they are passed to, and must hold valid UTF-8 (the text a `String`
+    /// made from the stored bytes would hold: the store's reader repairs invalid sequences the way
+    /// `String(decoding:as:)` does). ``appendObject(_:to:)-(SampleFields,_)`` and
+    /// ``appendSampleObject(_:type:to:)`` write exactly the bytes that ``appendObject(_:to:)-(HealthSample,_)`` and
+    /// ``appendSampleObject(_:to:)`` write for the ``HealthSample`` holding the same values.
+    public struct SampleFields {
+        /// The sample's uuid.
+        public var uuid: UUID
+        /// Start, UTC milliseconds since 1970.
+        public var startMs: Int64
+        /// End, UTC milliseconds since 1970.
+        public var endMs: Int64
+        /// The quantity or category code.
+        public var value: Double
+        /// The unit (UTF-8).
+        public var unit: UnsafeBufferPointer<UInt8>
+        /// The source's name (UTF-8).
+        public var sourceName: UnsafeBufferPointer<UInt8>
+        /// The source's bundle id (UTF-8).
+        public var sourceBundleId: UnsafeBufferPointer<UInt8>
+        /// The source's version, `nil` when unknown.
+        public var sourceVersion: UnsafeBufferPointer<UInt8>?
+        /// The device name, `nil` when unknown.
+        public var deviceName: UnsafeBufferPointer<UInt8>?
+        /// The device model, `nil` when unknown.
+        public var deviceModel: UnsafeBufferPointer<UInt8>?
+        /// The `details` JSON object, `nil` when absent.
+        public var details: UnsafeBufferPointer<UInt8>?
+
+        /// Borrowed fields.
+        public init(uuid: UUID, startMs: Int64, endMs: Int64, value: Double, unit: UnsafeBufferPointer<UInt8>,
+                    sourceName: UnsafeBufferPointer<UInt8>, sourceBundleId: UnsafeBufferPointer<UInt8>,
+                    sourceVersion: UnsafeBufferPointer<UInt8>?, deviceName: UnsafeBufferPointer<UInt8>?,
+                    deviceModel: UnsafeBufferPointer<UInt8>?, details: UnsafeBufferPointer<UInt8>?) {
+            self.uuid = uuid
+            self.startMs = startMs
+            self.endMs = endMs
+            self.value = value
+            self.unit = unit
+            self.sourceName = sourceName
+            self.sourceBundleId = sourceBundleId
+            self.sourceVersion = sourceVersion
+            self.deviceName = deviceName
+            self.deviceModel = deviceModel
+            self.details = details
+        }
+    }
+
+    /// Appends the `POST /steps` object of a step count given by its borrowed `fields` to `out`: the bytes
+    /// ``appendObject(_:to:)-(HealthSample,_)`` writes for the same sample.
+    public static func appendObject(_ fields: SampleFields, to out: inout [UInt8]) {
+        if appendCleanStepObject(uuid: fields.uuid, startMs: fields.startMs, endMs: fields.endMs, value: fields.value,
+                                 bundle: fields.sourceBundleId, device: fields.deviceName, to: &out) {
+            return
+        }
+        out.append(contentsOf: uuidKey)
+        appendUUID(fields.uuid, to: &out)
+        out.append(contentsOf: startKey)
+        appendDate(fields.startMs, to: &out)
+        out.append(contentsOf: endKey)
+        appendDate(fields.endMs, to: &out)
+        out.append(contentsOf: countKey)
+        appendNumber(fields.value, to: &out)
+        out.append(contentsOf: bundleKey)
+        appendEscaped(fields.sourceBundleId, to: &out)
+        if let device = fields.deviceName {
+            out.append(contentsOf: deviceKey)
+            appendEscaped(device, to: &out)
+        }
+        out.append(contentsOf: objectEnd)
+    }
+
+    /// Appends the `POST /samples` object of a sample of `type` given by its borrowed `fields` to `out`: the bytes
+    /// ``appendSampleObject(_:to:)`` writes for the same sample.
+    public static func appendSampleObject(_ fields: SampleFields, type: SampleType, to out: inout [UInt8]) {
+        out.append(contentsOf: fieldsUUIDKey)
+        appendUUID(fields.uuid, to: &out)
+        out.append(contentsOf: fieldsTypeKey)
+        appendEscaped(type.rawValue, to: &out)
+        out.append(contentsOf: fieldsStartKey)
+        appendDate(fields.startMs, to: &out)
+        out.append(contentsOf: fieldsEndKey)
+        appendDate(fields.endMs, to: &out)
+        out.append(contentsOf: fieldsValueKey)
+        appendNumber(fields.value, to: &out)
+        out.append(contentsOf: fieldsUnitKey)
+        appendEscaped(fields.unit, to: &out)
+        out.append(contentsOf: fieldsNameKey)
+        appendEscaped(fields.sourceName, to: &out)
+        out.append(contentsOf: fieldsBundleKey)
+        appendEscaped(fields.sourceBundleId, to: &out)
+        out.append(UInt8(ascii: "\""))
+        if let device = fields.deviceName {
+            out.append(contentsOf: fieldsDeviceKey)
+            appendEscaped(device, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        if let version = fields.sourceVersion {
+            out.append(contentsOf: fieldsVersionKey)
+            appendEscaped(version, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        if let model = fields.deviceModel {
+            out.append(contentsOf: fieldsModelKey)
+            appendEscaped(model, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        if let details = fields.details {
+            out.append(contentsOf: fieldsDetailsKey)
+            out.append(contentsOf: details)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends the JSON string body of the UTF-8 `bytes` (without quotes), escaping `"`, `\` and control characters
+    /// exactly as ``appendEscaped(_:to:)-(String,_)`` does.
+    @inline(__always)
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if isClean(bytes) {
+            out.append(contentsOf: bytes)
+            return
+        }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
+            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
+            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+            case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
+            case ..<0x20:
+                out.append(contentsOf: unicodeEscapePrefix)
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            default: out.append(byte)
+            }
+        }
+    }
+
+    private static let unicodeEscapePrefix = Array("\\u00".utf8)
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    private static let fieldsUUIDKey = Array(#"{"uuid":""#.utf8)
+    private static let fieldsTypeKey = Array(#"","type":""#.utf8)
+    private static let fieldsStartKey = Array(#"","startDate":""#.utf8)
+    private static let fieldsEndKey = Array(#"","endDate":""#.utf8)
+    private static let fieldsValueKey = Array(#"","value":"#.utf8)
+    private static let fieldsUnitKey = Array(#","unit":""#.utf8)
+    private static let fieldsNameKey = Array(#"","sourceName":""#.utf8)
+    private static let fieldsBundleKey = Array(#"","sourceBundleId":""#.utf8)
+    private static let fieldsDeviceKey = Array(#","sourceDeviceName":""#.utf8)
+    private static let fieldsVersionKey = Array(#","sourceVersion":""#.utf8)
+    private static let fieldsModelKey = Array(#","deviceModel":""#.utf8)
+    private static let fieldsDetailsKey = Array(#","details":"#.utf8)
+}
