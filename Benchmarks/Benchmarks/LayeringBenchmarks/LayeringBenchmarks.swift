@@ -5,6 +5,7 @@
 // Run: cd Benchmarks && swift package --disable-sandbox benchmark --target LayeringBenchmarks
 import Benchmark
 import Foundation
+import Issue14Support
 import StepSyncCore
 import StepSyncStore
 
@@ -120,9 +121,14 @@ let benchmarks: @Sendable () -> Void = {
             setup: { describe(name, store(), types: types) }
         )) { benchmark in
             for _ in benchmark.scaledIterations {
+                let start = ContinuousClock.now
                 benchmark.startMeasurement()
                 let report = try store().layer(types: types)
                 benchmark.stopMeasurement()
+                if name.hasPrefix("the realistic decade") {
+                    Issue14.record("layering", input: "\(name): \(report.intervals.count) intervals, \(report.queries) queries",
+                                   ["seconds": Issue14.seconds(ContinuousClock.now - start)])
+                }
                 blackHole(report)
                 try store().deleteIntervals()
             }
