@@ -19,6 +19,7 @@
 #                          $TMPDIR/stepsync-import-bench-r2/export.zip, written on first use)
 #   SINKLOAD_BODIES        the 200 bodies for the Flask comparison (default: $TMPDIR/sinkload-bodies, written by
 #                          SinkLoad/bodies.py when missing)
+#   STEPSYNC               the `stepsync` binary the comparisons run (default: built here from the same sources)
 #   ROUNDS                 rounds of each side-by-side comparison (default 1; the peers are slow)
 #   ISSUE14_OUT            the folder for the logs and results (default: a new temporary folder, printed)
 #
@@ -50,8 +51,12 @@ log "output in $out"
 
 # 1. Build (not timed): every benchmark target of the table, and the `stepsync` binary the comparisons run.
 log "building (release)…"
-swift build -c release --product stepsync >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-stepsync=$(swift build -c release --show-bin-path)/stepsync
+if [[ -n "${STEPSYNC:-}" ]]; then
+  stepsync=$STEPSYNC
+else
+  swift build -c release --product stepsync >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+  stepsync=$(swift build -c release --show-bin-path)/stepsync
+fi
 for target in SyncBenchmarks LayeringBenchmarks ImportBenchmarks SinkBenchmarks DemoBenchmarks; do
   swift build -c release --product "$target" >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 done
