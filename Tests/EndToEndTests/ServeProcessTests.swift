@@ -79,6 +79,8 @@ struct ServeProcessTests {
             #expect(try await request(port: port, "/steps").json["storedCount"] as? Int == 5)
             kill(first.pid, SIGTERM)
             #expect(try await first.wait() == 0)
+            #expect(first.stderr.contains("dashboard: http://127.0.0.1:\(port)/ · API: http://127.0.0.1:\(port)/openapi.json"),
+                    "\(first.stderr)")
         }
     }
 

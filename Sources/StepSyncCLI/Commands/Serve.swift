@@ -97,6 +97,10 @@ extension StepSyncCommand {
             let announce: @Sendable (Int) async -> Void = { port in
                 // Unbuffered, so a script reading the port sees it at once.
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+                FileHandle.standardError.write(Data("""
+                    dashboard: http://\(host):\(port)/ · API: http://\(host):\(port)/openapi.json
+
+                    """.utf8))
             }
             if database.givenURL != nil {
                 let postgres: (storage: PostgresSampleStorage, authenticator: ClientAuthenticator<ContinuousClock>)
