@@ -35,7 +35,7 @@ func makeExport() throws -> URL {
     let xml = exportDirectory.appendingPathComponent("apple_health_export/export.xml")
     if FileManager.default.fileExists(atPath: zip.path) { return zip }
     try FileManager.default.createDirectory(at: xml.deletingLastPathComponent(), withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: xml.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: xml.path, contents: nil)
     let out = try FileHandle(forWritingTo: xml)
     var buffer = """
         <?xml version="1.0" encoding="UTF-8"?>

@@ -31,7 +31,7 @@ func cachedStore(_ name: String, fill: (StepStore) throws -> Void) -> StepStore 
 
 func decade(_ profile: GeneratorProfile) -> StepStore {
     cachedStore("\(profile.rawValue)-\(historyEnd)") { store in
-        try store.insertSamples { inserter in
+        _ = try store.insertSamples { inserter in
             for day in SampleGenerator(profile: profile, seed: 42, years: 10, end: historyEnd) {
                 for sample in day { try inserter.insert(sample) }
             }
@@ -54,7 +54,7 @@ func exportLike() -> StepStore {
                          unit: unit, sourceName: "Apple Watch", sourceBundleId: "com.apple.health.watch",
                          deviceName: "Apple Watch", deviceModel: "Watch6,2")
         }
-        try store.insertSamples { inserter in
+        _ = try store.insertSamples { inserter in
             var dayIndex = 0
             for day in SampleGenerator(profile: .realistic, seed: 42, years: 10, end: historyEnd) {
                 guard let first = day.first else { continue }

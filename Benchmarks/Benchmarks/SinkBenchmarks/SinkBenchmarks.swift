@@ -52,7 +52,7 @@ let decadeFile: String = {
                                           sourceBundleId: k % 2 == 0 ? "com.apple.health.1A2B3C4D" : "com.apple.health.8B0C1D2E",
                                           sourceDeviceName: k % 2 == 0 ? "iPhone" : "Apple Watch"), to: &out)
     }
-    FileManager.default.createFile(atPath: path, contents: Data(out))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(out))
     return path
 }()
 
