@@ -18,6 +18,7 @@ let benchmarkDependencies: [Target.Dependency] = [
     .product(name: "StepSyncEngine", package: root),
     .product(name: "StepSyncImport", package: root),
     .product(name: "ZIPFoundation", package: "ZIPFoundation"),  // ImportBenchmarks writes its export.zip
+    "Issue14Support",  // the figures issue14.sh gathers into issue 14's table
 ]
 
 let package = Package(
@@ -28,8 +29,10 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
-    targets: ["StoreBenchmarks", "LayeringBenchmarks", "SinkBenchmarks", "SyncBenchmarks", "ImportBenchmarks",
-              "IncrementalBenchmarks", "DailyBenchmarks"].map {
+    targets: [
+        .target(name: "Issue14Support", path: "Sources/Issue14Support"),
+    ] + ["StoreBenchmarks", "LayeringBenchmarks", "SinkBenchmarks", "SyncBenchmarks", "ImportBenchmarks",
+         "IncrementalBenchmarks", "DailyBenchmarks"].map {
         .executableTarget(
             name: $0,
             dependencies: benchmarkDependencies,
@@ -37,6 +40,13 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         )
     } + [
+        // `stepsync demo --types steps` in process, for its peak memory (issue 14's last row).
+        .executableTarget(
+            name: "DemoBenchmarks",
+            dependencies: benchmarkDependencies + [.product(name: "StepSyncCLI", package: root)],
+            path: "Benchmarks/DemoBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Starts a PostgreSQL server of its own (StepSyncTestSupport's harness; the server binaries must be installed).
         .executableTarget(
             name: "PostgresBenchmarks",

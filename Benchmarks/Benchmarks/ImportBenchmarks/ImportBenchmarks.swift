@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import Issue14Support
 import StepSyncCore
 import StepSyncImport
 import StepSyncStore
@@ -9,6 +10,10 @@ import ZIPFoundation
 
 /// How many top-level `<Record>` elements the generated export holds (the figure the issue's table quotes).
 let recordCount = 500_158
+
+/// The export issue 14's import row times, if `STEPSYNC_BENCH_EXPORT` names one (it must exist: it is not written);
+/// otherwise the recipe's, written on first use.
+let givenExport: URL? = ProcessInfo.processInfo.environment["STEPSYNC_BENCH_EXPORT"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
 
 /// Where the generated export lives. It is kept between runs (it takes a while to write and deflate) and is the
 /// same file `healthkit-to-sqlite` is timed on: see `Planning/import.md`. The folder name carries the recipe's
@@ -22,11 +27,15 @@ let exportDirectory = FileManager.default.temporaryDirectory.appendingPathCompon
 /// workout (3 statistics, 2 events, 3 metadata entries, a route) every 1,000 records and an `ActivitySummary` every
 /// 144 records. Every value is present, so an importer that reads only complete records imports it whole.
 func makeExport() throws -> URL {
+    if let givenExport {
+        precondition(FileManager.default.fileExists(atPath: givenExport.path), "STEPSYNC_BENCH_EXPORT: no file at \(givenExport.path)")
+        return givenExport
+    }
     let zip = exportDirectory.appendingPathComponent("export.zip")
     let xml = exportDirectory.appendingPathComponent("apple_health_export/export.xml")
     if FileManager.default.fileExists(atPath: zip.path) { return zip }
     try FileManager.default.createDirectory(at: xml.deletingLastPathComponent(), withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: xml.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: xml.path, contents: nil)
     let out = try FileHandle(forWritingTo: xml)
     var buffer = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -184,6 +193,10 @@ extension UUID {
 
 // MARK: - Benchmarks
 
+/// The process's peak resident set (`ru_maxrss`) after an iteration, in MB: the same figure `/usr/bin/time` reports
+/// for the `stepsync import` command. It never falls, so the largest iteration sets it.
+let peakRSS = BenchmarkMetric.custom("peak RSS (MB)", polarity: .prefersSmaller, useScalingFactor: false)
+
 /// A fresh store path in the export's folder, and its removal.
 func freshStorePath() -> String {
     exportDirectory.appendingPathComponent("bench-\(UUID().uuidString).sqlite").path
@@ -201,16 +214,31 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(120),
         maxIterations: 3)
 
-    Benchmark("import export.zip (500,158 records) into an empty store", configuration: configuration) { benchmark, zip in
+    // Issue 14's import row: wall clock (records/s = 500,158 / wall), CPU, and the process's peak resident set.
+    Benchmark("import export.zip (500,158 records) into an empty store", configuration: .init(
+        metrics: [.wallClock, .cpuTotal, .peakMemoryResident, .mallocCountTotal, peakRSS], timeUnits: .milliseconds,
+        warmupIterations: 0, maxDuration: .seconds(120), maxIterations: 3)
+    ) { benchmark, zip in
         let storePath = freshStorePath()
         defer { removeStore(storePath) }
         let store = try StepStore(path: storePath)
+        let cpuBefore = Issue14.cpuSeconds(), start = ContinuousClock.now
         benchmark.startMeasurement()
         let summary = try HealthImporter(store: store).importExport(at: zip.path)
         benchmark.stopMeasurement()
-        precondition(summary.recordsRead == recordCount + workoutCount, "read \(summary.recordsRead)")
-        precondition(summary.inserted == recordCount + workoutCount, "imported \(summary.inserted)")
-        precondition(summary.skippedCount == 0, "skipped \(summary.skipped)")
+        let seconds = Issue14.seconds(ContinuousClock.now - start), cpu = Issue14.cpuSeconds() - cpuBefore
+        if givenExport == nil {
+            precondition(summary.recordsRead == recordCount + workoutCount, "read \(summary.recordsRead)")
+            precondition(summary.inserted == recordCount + workoutCount, "imported \(summary.inserted)")
+            precondition(summary.skippedCount == 0, "skipped \(summary.skipped)")
+        }
+        let megabytes = Issue14.peakResidentMegabytes()
+        benchmark.measurement(peakRSS, Int(megabytes.rounded()))
+        let size = (try? FileManager.default.attributesOfItem(atPath: zip.path)[.size] as? Int) ?? 0
+        FileHandle.standardError.write(Data("import \(zip.path) (\(size) bytes): \(summary.recordsRead) read, \(summary.inserted) inserted, \(summary.skippedCount) skipped in \(seconds) s (\(cpu) CPU-s), peak RSS \(Int(megabytes)) MB\n".utf8))
+        Issue14.record("import", input: "\(zip.path) (\(size) bytes, \(summary.recordsRead) records read, \(summary.inserted) inserted)",
+                       ["seconds": seconds, "cpuSeconds": cpu, "peakRSSMB": megabytes,
+                        "recordsPerSecond": Double(summary.recordsRead) / seconds])
         blackHole(summary)
     } setup: {
         try makeExport()

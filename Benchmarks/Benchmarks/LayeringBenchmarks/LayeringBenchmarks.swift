@@ -5,6 +5,7 @@
 // Run: cd Benchmarks && swift package --disable-sandbox benchmark --target LayeringBenchmarks
 import Benchmark
 import Foundation
+import Issue14Support
 import StepSyncCore
 import StepSyncStore
 
@@ -30,7 +31,7 @@ func cachedStore(_ name: String, fill: (StepStore) throws -> Void) -> StepStore 
 
 func decade(_ profile: GeneratorProfile) -> StepStore {
     cachedStore("\(profile.rawValue)-\(historyEnd)") { store in
-        try store.insertSamples { inserter in
+        _ = try store.insertSamples { inserter in
             for day in SampleGenerator(profile: profile, seed: 42, years: 10, end: historyEnd) {
                 for sample in day { try inserter.insert(sample) }
             }
@@ -53,7 +54,7 @@ func exportLike() -> StepStore {
                          unit: unit, sourceName: "Apple Watch", sourceBundleId: "com.apple.health.watch",
                          deviceName: "Apple Watch", deviceModel: "Watch6,2")
         }
-        try store.insertSamples { inserter in
+        _ = try store.insertSamples { inserter in
             var dayIndex = 0
             for day in SampleGenerator(profile: .realistic, seed: 42, years: 10, end: historyEnd) {
                 guard let first = day.first else { continue }
@@ -120,9 +121,14 @@ let benchmarks: @Sendable () -> Void = {
             setup: { describe(name, store(), types: types) }
         )) { benchmark in
             for _ in benchmark.scaledIterations {
+                let start = ContinuousClock.now
                 benchmark.startMeasurement()
                 let report = try store().layer(types: types)
                 benchmark.stopMeasurement()
+                if name.hasPrefix("the realistic decade") {
+                    Issue14.record("layering", input: "\(name): \(report.intervals.count) intervals, \(report.queries) queries",
+                                   ["seconds": Issue14.seconds(ContinuousClock.now - start)])
+                }
                 blackHole(report)
                 try store().deleteIntervals()
             }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Benchmark
 import Foundation
+import Issue14Support
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -18,6 +19,7 @@ import StepSyncSink
 /// Flask's 20.3k in one alternating run, best of 3 (5.1×; 2.9–3.3× before the sink copied stored lines from the
 /// body), 0.56–0.68 CPU-s per 200k samples against Flask's 1.67–2.63 (`Planning/sink.md`).
 let bodyCount = 200
+let samplesPerSecond = BenchmarkMetric.custom("samples/s", polarity: .prefersLarger, useScalingFactor: false)
 let bodySize = 1_000
 let bodies: [ByteBuffer] = {
     let base = ISO8601Millis.parse("2015-01-01T00:00:00.000Z")!
@@ -50,7 +52,7 @@ let decadeFile: String = {
                                           sourceBundleId: k % 2 == 0 ? "com.apple.health.1A2B3C4D" : "com.apple.health.8B0C1D2E",
                                           sourceDeviceName: k % 2 == 0 ? "iPhone" : "Apple Watch"), to: &out)
     }
-    FileManager.default.createFile(atPath: path, contents: Data(out))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(out))
     return path
 }()
 
@@ -66,7 +68,9 @@ let decadeFile: String = {
 
 /// Starts a sink (not measured), posts every body with 3 posters (measured), shuts it down (not measured).
 /// `Benchmark` is not Sendable, so this runs the server itself rather than through `SinkServer.withRunningSink`.
-func ingest(durable: Bool, benchmark: Benchmark) async throws {
+/// Returns the measured seconds.
+@discardableResult
+func ingest(durable: Bool, benchmark: Benchmark) async throws -> Double {
     let directory = NSTemporaryDirectory() + "stepsync-sink-bench-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
     var logger = Logger(label: "bench")
@@ -78,10 +82,11 @@ func ingest(durable: Bool, benchmark: Benchmark) async throws {
         portContinuation.finish()
     }
     let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-    try await withThrowingTaskGroup(of: Void.self) { tasks in
+    return try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { fatalError("the sink did not start") }
+        let start = ContinuousClock.now
         benchmark.startMeasurement()
         try await withThrowingTaskGroup(of: Void.self) { posters in
             for poster in 0..<3 {
@@ -92,8 +97,10 @@ func ingest(durable: Bool, benchmark: Benchmark) async throws {
             try await posters.waitForAll()
         }
         benchmark.stopMeasurement()
+        let seconds = Issue14.seconds(ContinuousClock.now - start)
         await group.triggerGracefulShutdown()
         try await tasks.waitForAll()
+        return seconds
     }
 }
 
@@ -101,8 +108,18 @@ let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal, .throughput], maxDuration: .seconds(20), maxIterations: 10)
 
-    Benchmark("Sink ingest 200×1000 samples, 3 posters, fdatasync", configuration: configuration) { benchmark in
-        try await ingest(durable: true, benchmark: benchmark)
+    // Issue 14's sink row: samples/s = 200,000 / wall clock (the posters run in this process, on the same 2 cores).
+    Benchmark("Sink ingest 200×1000 samples, 3 posters, fdatasync", configuration: .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, samplesPerSecond], timeUnits: .milliseconds,
+        maxDuration: .seconds(20), maxIterations: 10)
+    ) { benchmark in
+        let cpuBefore = Issue14.cpuSeconds()
+        let seconds = try await ingest(durable: true, benchmark: benchmark)
+        let cpu = Issue14.cpuSeconds() - cpuBefore
+        let rate = Double(bodyCount * bodySize) / seconds
+        benchmark.measurement(samplesPerSecond, Int(rate))
+        Issue14.record("sink", input: "200 POST /steps bodies × 1,000 fresh samples, 3 posters (AsyncHTTPClient, in process), fdatasync before every 2xx",
+                       ["seconds": seconds, "samplesPerSecond": rate, "cpuSeconds": cpu])
     }
 
     Benchmark("Sink ingest 200×1000 samples, 3 posters, no fsync", configuration: configuration) { benchmark in
