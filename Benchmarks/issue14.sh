@@ -66,7 +66,7 @@ if [[ -n "${FLASK_MAIN:-}" && ! -f "$bodies/body-199.json" ]]; then python3 Sink
 # 2. Our rows: package-benchmark, one process per benchmark.
 echo "before benchmarks: $(uptime)" >>"$out/header.txt"
 log "package-benchmark: sync (realistic, seed), layering, import, sink, demo…"
-filter='^(sync the (realistic|seed) decade .*, durable$|layer the realistic decade|import export\.zip|Sink ingest 200×1000 samples, 3 posters, fdatasync$|demo --types steps)'
+filter='^(sync the (realistic|seed) decade .*, durable|layer the realistic decade .*|import export\.zip .*|Sink ingest 200×1000 samples, 3 posters, fdatasync|demo --types steps.*)$'
 swift package --disable-sandbox benchmark \
   --target '^(SyncBenchmarks|LayeringBenchmarks|ImportBenchmarks|SinkBenchmarks|DemoBenchmarks)$' \
   --filter "$filter" --no-progress 2>&1 | tee "$out/benchmarks.txt" >&2
