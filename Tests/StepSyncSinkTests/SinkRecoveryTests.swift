@@ -42,7 +42,7 @@ struct SinkRecoveryTests {
             // Issue 11.1: what the old sink stored for an end in year 10000 (clamped to 9999-01-01, before its start).
             let bricked = Array(#"{"uuid":"00000000-0000-4000-8000-0000000000AA","startDate":"9999-12-31T20:00:00.000Z","endDate":"9999-01-01T01:00:00.000Z","count":5,"sourceBundleId":"com.apple.health"}"#.utf8) + [0x0A]
             let garbage = Array("garbage\n".utf8)
-            FileManager.default.createFile(atPath: path, contents: Data(first + garbage + bricked + last))
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(first + garbage + bricked + last)))
             try await withSink(directory: dir) { client, path in
                 #expect(fileBytes(path) == first + last)
                 #expect(fileBytes(path + ".quarantine") == garbage + bricked)
@@ -67,7 +67,7 @@ struct SinkRecoveryTests {
             WireEncoder.appendLine(makeSamples(1)[0], to: &goodLine)
             let good = goodLine
             let zeros = [UInt8](repeating: 0, count: 40) + [0x0A]
-            FileManager.default.createFile(atPath: path, contents: Data(good + zeros))
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(good + zeros)))
             try await withSink(directory: dir) { _, path in
                 #expect(fileBytes(path) == good)
                 #expect(fileBytes(path + ".quarantine") == zeros)

@@ -79,83 +79,42 @@ extension WireEncoder {
     /// Appends the `POST /samples` object of a sample of `type` given by its borrowed `fields` to `out`: the bytes
     /// ``appendSampleObject(_:to:)`` writes for the same sample.
     public static func appendSampleObject(_ fields: SampleFields, type: SampleType, to out: inout [UInt8]) {
-        out.append(contentsOf: fieldsUUIDKey)
+        out.append(contentsOf: sampleUUIDKey)
         appendUUID(fields.uuid, to: &out)
-        out.append(contentsOf: fieldsTypeKey)
+        out.append(contentsOf: sampleTypeKey)
         appendEscaped(type.rawValue, to: &out)
-        out.append(contentsOf: fieldsStartKey)
+        out.append(contentsOf: sampleStartKey)
         appendDate(fields.startMs, to: &out)
-        out.append(contentsOf: fieldsEndKey)
+        out.append(contentsOf: sampleEndKey)
         appendDate(fields.endMs, to: &out)
-        out.append(contentsOf: fieldsValueKey)
+        out.append(contentsOf: sampleValueKey)
         appendNumber(fields.value, to: &out)
-        out.append(contentsOf: fieldsUnitKey)
+        out.append(contentsOf: sampleUnitKey)
         appendEscaped(fields.unit, to: &out)
-        out.append(contentsOf: fieldsNameKey)
+        out.append(contentsOf: sampleNameKey)
         appendEscaped(fields.sourceName, to: &out)
-        out.append(contentsOf: fieldsBundleKey)
+        out.append(contentsOf: sampleBundleKey)
         appendEscaped(fields.sourceBundleId, to: &out)
         out.append(UInt8(ascii: "\""))
         if let device = fields.deviceName {
-            out.append(contentsOf: fieldsDeviceKey)
+            out.append(contentsOf: extraDeviceKey)
             appendEscaped(device, to: &out)
             out.append(UInt8(ascii: "\""))
         }
         if let version = fields.sourceVersion {
-            out.append(contentsOf: fieldsVersionKey)
+            out.append(contentsOf: extraVersionKey)
             appendEscaped(version, to: &out)
             out.append(UInt8(ascii: "\""))
         }
         if let model = fields.deviceModel {
-            out.append(contentsOf: fieldsModelKey)
+            out.append(contentsOf: extraModelKey)
             appendEscaped(model, to: &out)
             out.append(UInt8(ascii: "\""))
         }
         if let details = fields.details {
-            out.append(contentsOf: fieldsDetailsKey)
+            out.append(contentsOf: extraDetailsKey)
             out.append(contentsOf: details)
         }
         out.append(UInt8(ascii: "}"))
     }
-
-    /// Appends the JSON string body of the UTF-8 `bytes` (without quotes), escaping `"`, `\` and control characters
-    /// exactly as ``appendEscaped(_:to:)-(String,_)`` does.
-    @inline(__always)
-    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        if isClean(bytes) {
-            out.append(contentsOf: bytes)
-            return
-        }
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-            case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
-            case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
-            case ..<0x20:
-                out.append(contentsOf: unicodeEscapePrefix)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
-            default: out.append(byte)
-            }
-        }
-    }
-
-    private static let unicodeEscapePrefix = Array("\\u00".utf8)
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
-    private static let fieldsUUIDKey = Array(#"{"uuid":""#.utf8)
-    private static let fieldsTypeKey = Array(#"","type":""#.utf8)
-    private static let fieldsStartKey = Array(#"","startDate":""#.utf8)
-    private static let fieldsEndKey = Array(#"","endDate":""#.utf8)
-    private static let fieldsValueKey = Array(#"","value":"#.utf8)
-    private static let fieldsUnitKey = Array(#","unit":""#.utf8)
-    private static let fieldsNameKey = Array(#"","sourceName":""#.utf8)
-    private static let fieldsBundleKey = Array(#"","sourceBundleId":""#.utf8)
-    private static let fieldsDeviceKey = Array(#","sourceDeviceName":""#.utf8)
-    private static let fieldsVersionKey = Array(#","sourceVersion":""#.utf8)
-    private static let fieldsModelKey = Array(#","deviceModel":""#.utf8)
-    private static let fieldsDetailsKey = Array(#","details":"#.utf8)
 }

@@ -230,32 +230,33 @@ public enum WireEncoder {
     @inline(__always)
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
         var text = text
-        text.withUTF8 { bytes in
-            var clean = true
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                clean = false
-                break
-            }
-            if clean {
-                out.append(contentsOf: bytes)
-                return
-            }
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
-                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
-                case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-                case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
-                case ..<0x20:
-                    out.append(contentsOf: Array("\\u00".utf8))
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0x0F)])
-                default: out.append(byte)
-                }
+        text.withUTF8 { appendEscaped($0, to: &out) }
+    }
+
+    /// Appends the JSON string body of the UTF-8 `bytes` (without quotes), escaping `"`, `\` and control characters.
+    @inline(__always)
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if isClean(bytes) {
+            out.append(contentsOf: bytes)
+            return
+        }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
+            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
+            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+            case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
+            case ..<0x20:
+                out.append(contentsOf: unicodeEscapePrefix)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            default: out.append(byte)
             }
         }
     }
+
+    private static let unicodeEscapePrefix = Array("\\u00".utf8)
 }
