@@ -1,7 +1,11 @@
 import Crypto
 import Foundation
 
-/// A client's bearer token: 256 random bits as base64url (43 characters, no padding).
+/// A client's bearer token: `ss_` and 256 random bits as base64url (46 characters, no padding).
+///
+/// The prefix keeps a token from starting with `-` (one base64url token in 64 did), which a shell user pasting it
+/// after `--token` would see refused as a missing value, and it lets secret scanners recognise a leaked token.
+/// Tokens issued before the prefix still work: the database looks a token up by the hash of its whole text.
 ///
 /// The token is shown once, when the client is added; the database keeps only its SHA-256 (``hash``). A token is
 /// high-entropy, so a plain hash is enough (no salt, no slow KDF), and the lookup by hash through a unique index
@@ -21,8 +25,11 @@ public struct ClientToken: Sendable, Hashable, CustomStringConvertible {
         for _ in 0..<4 {
             withUnsafeBytes(of: generator.next().littleEndian) { bytes.append(contentsOf: $0) }
         }
-        return ClientToken(text: base64URL(bytes))
+        return ClientToken(text: prefix + base64URL(bytes))
     }
+
+    /// What every issued token starts with.
+    public static let prefix = "ss_"
 
     /// A new token from the system's cryptographically secure generator.
     public static func random() -> ClientToken {

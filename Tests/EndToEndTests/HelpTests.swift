@@ -194,4 +194,14 @@ struct HelpTests {
         }
         #expect(process.stdout.contains("data-dir"))  // fish writes -l data-dir
     }
+
+    @Test("--token takes a value that begins with '-' (a token printed before the ss_ prefix could)")
+    func tokenBeginningWithADash() throws {
+        let sync = try #require(try StepSyncCommand.parseAsRoot(["sync", "--token", "-Ab_9", "--json"]) as? StepSyncCommand.Sync)
+        #expect(sync.token == "-Ab_9" && sync.json)
+        let reset = try #require(try StepSyncCommand.parseAsRoot(["reset", "--token", "--x", "--yes"]) as? StepSyncCommand.Reset)
+        #expect(reset.token == "--x" && reset.yes)
+        let serve = try #require(try StepSyncCommand.parseAsRoot(["serve", "--token", "-t", "--port", "0"]) as? StepSyncCommand.Serve)
+        #expect(serve.token == "-t" && serve.port == 0)
+    }
 }

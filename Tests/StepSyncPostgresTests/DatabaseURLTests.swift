@@ -39,13 +39,19 @@ struct DatabaseURLTests {
         #expect(error?.message.contains("hunter2") == false)
     }
 
-    @Test("a token is 43 base64url characters of 256 random bits; its hash is SHA-256; it never prints itself")
+    @Test("a token is ss_ and 43 base64url characters of 256 random bits, never starting with '-'; its hash is SHA-256; it never prints itself")
     func tokens() {
         var rng = SplitMix64(seed: 7)
         let a = ClientToken.random(using: &rng)
         let b = ClientToken.random(using: &rng)
-        #expect(a.text.count == 43 && a != b)
+        #expect(a.text.count == 46 && a != b && a.text.hasPrefix("ss_"))
         #expect(a.text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        // Without the prefix about one token in 64 began with '-' (CI drew one): 2,000 draws cover the alphabet's
+        // first character many times over, and the base64url body still starts with '-' in some of them.
+        let many = (0..<2_000).map { _ in ClientToken.random(using: &rng).text }
+        #expect(many.allSatisfy { $0.hasPrefix("ss_") && $0.count == 46 })
+        #expect(many.contains { $0.dropFirst(3).hasPrefix("-") })
+        #expect(Set(many).count == 2_000)
         #expect(ClientToken(text: "abc").hash.map { String(format: "%02x", $0) }.joined()
                 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect("\(a)" == "ClientToken(redacted)")

@@ -17,7 +17,7 @@ struct PostgresProcessTests {
             let add = try await StepSyncBinary.run(["clients", "add", "anna", "--database", url])
             #expect(add.status == 0, "\(add.stderr)")
             let token = try #require(add.stdout.split(separator: "\n").last.map(String.init))
-            #expect(token.count == 43 && add.stdout == token + "\n")
+            #expect(token.count == 46 && token.hasPrefix("ss_") && add.stdout == token + "\n")
             #expect(add.stderr.contains("shown only this once"))
             #expect(!add.stderr.contains(token))
 
@@ -98,7 +98,8 @@ struct PostgresProcessTests {
                              "--backoff-base", "0.01", "--json"]
             let server = try await PostgresHarness.sharedServer()
 
-            let wrong = try await StepSyncBinary.run(arguments + ["--token", ClientToken.random().text],
+            // A leading "-" on purpose: --token takes it as the value (CI once drew such a random token and got exit 64).
+            let wrong = try await StepSyncBinary.run(arguments + ["--token", "-" + ClientToken.random().text],
                                                      environment: ["STEPSYNC_TOKEN": ""])
             #expect(wrong.status == 1, "\(wrong.stderr)")
             let refused = try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as? [String: Any]

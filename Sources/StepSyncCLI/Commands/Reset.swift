@@ -29,7 +29,8 @@ extension StepSyncCommand {
         @Option(help: ArgumentHelp("The sink's base URL (with --remote).", valueName: "url"))
         var server = "http://127.0.0.1:8000"
 
-        @Option(help: ArgumentHelp("A bearer token for the sink (default STEPSYNC_TOKEN).", valueName: "token"))
+        @Option(parsing: .unconditional,
+                help: ArgumentHelp("A bearer token for the sink (default STEPSYNC_TOKEN).", valueName: "token"))
         var token: String?
 
         @Flag(help: "Do not ask for confirmation.")

@@ -46,7 +46,7 @@ extension StepSyncCommand {
             discussion: "Defaults to <data-dir>/sink/steps.jsonl.", valueName: "file"))
         var dataFile: String?
 
-        @Option(help: ArgumentHelp(
+        @Option(parsing: .unconditional, help: ArgumentHelp(
             "Require Authorization: Bearer <token> on every request but /health.",
             discussion: "Defaults to STEPSYNC_TOKEN. Required when --host is not a loopback address."))
         var token: String?

@@ -70,7 +70,8 @@ extension StepSyncCommand {
         @Flag(name: .customLong("retry-failed"), help: "Put failed intervals back in the queue first.")
         var retryFailed = false
 
-        @Option(help: ArgumentHelp("A bearer token for the sink (default STEPSYNC_TOKEN).", valueName: "token"))
+        @Option(parsing: .unconditional,
+                help: ArgumentHelp("A bearer token for the sink (default STEPSYNC_TOKEN).", valueName: "token"))
         var token: String?
 
         @Flag(help: "Print one JSON object instead of a summary (and no progress); instants in ISO-8601 UTC.")
