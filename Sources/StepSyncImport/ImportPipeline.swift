@@ -99,12 +99,12 @@ final class ImportPipeline: @unchecked Sendable {
                     try scanner.feed(chunk, to: &parser)
                     bytesRead += Int64(chunk.count)
                     if parser.pending >= Self.batchSize {
-                        put(.samples(parser.drain(), bytesRead: bytesRead, recordsRead: parser.recordsRead))
+                        put(.samples(Self.groupedByType(parser.drain()), bytesRead: bytesRead, recordsRead: parser.recordsRead))
                     }
                 }
                 try scanner.finish()
                 try parser.finish(line: scanner.line)
-                put(.samples(parser.drain(), bytesRead: bytesRead, recordsRead: parser.recordsRead))
+                put(.samples(Self.groupedByType(parser.drain()), bytesRead: bytesRead, recordsRead: parser.recordsRead))
                 put(.finished(parser, bytesRead: bytesRead))
             } catch is Cancelled {
                 return
@@ -117,6 +117,37 @@ final class ImportPipeline: @unchecked Sendable {
         thread.name = "stepsync-import-reader"
         thread.stackSize = 1 << 20
         thread.start()
+    }
+
+    /// `samples` regrouped by type, types in the order they first appear, each type's samples in their order.
+    ///
+    /// An export interleaves its types record by record (steps, distance, heart rate, … in time order). Handed to
+    /// the store's writer grouped, a run of one type appends to one place of the `(type, start)` index, binds its
+    /// type, unit, source and device strings once per run instead of once per record, and keeps its hourly rollup
+    /// in one slot; the writer is the import's bottleneck, and this runs on the reader, which waits on it. Only the
+    /// `seq` order of the samples of one batch changes (a transaction's samples carry no order a reader could see
+    /// before it commits), and so does nothing else: a uuid's first copy still comes first.
+    static func groupedByType(_ samples: [HealthSample]) -> [HealthSample] {
+        var types: [SampleType] = []
+        var groups: [[HealthSample]] = []
+        var last = -1
+        for sample in samples {
+            if last < 0 || types[last] != sample.type {
+                if let index = types.firstIndex(of: sample.type) {
+                    last = index
+                } else {
+                    types.append(sample.type)
+                    groups.append([])
+                    last = types.count - 1
+                }
+            }
+            groups[last].append(sample)
+        }
+        if groups.count <= 1 { return samples }
+        var grouped: [HealthSample] = []
+        grouped.reserveCapacity(samples.count)
+        for group in groups { grouped.append(contentsOf: group) }
+        return grouped
     }
 
     /// The export input, handed to the producer thread (which alone uses it from then on).

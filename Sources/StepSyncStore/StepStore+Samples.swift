@@ -43,15 +43,16 @@ public struct SampleInserter {
     /// The text parameters (8…13) bound now, by parameter index − 8; `.none` when not bound yet.
     private var boundText: [BoundText] = Array(repeating: .none, count: 6)
     private var seq: Int64
-    /// What this transaction adds to the hourly rollup, written by ``finish()``.
-    private var hours: [HourKey: (sum: Double, count: Int)] = [:]
-    /// The hour each type (by ``TypeInfo/slot``) is adding to now: a type's samples come in time order, so a run
-    /// of samples of one type in one hour is summed here and reaches `hours` (a hash) once, when the hour changes.
-    private var hourRuns: [HourRun] = []
+    /// What this transaction adds to the hourly rollup, by ``TypeInfo/slot``, in ascending hours: a type's samples
+    /// come in time order, so each adds to its type's last hour or opens the next one (an array append, no hash).
+    /// Written by ``finish()``.
+    private var hourTotals: [[HourRun]] = []
+    /// Samples that came before their type's last hour (out of time order), summed by key.
+    private var earlierHours: [HourKey: HourRun] = [:]
     /// What this inserter has done so far.
     public private(set) var summary = InsertSummary()
 
-    /// A type's id in the store, its kind, and its index in ``hourRuns``.
+    /// A type's id in the store, its kind, and its index in ``hourTotals``.
     private struct TypeInfo {
         var id: Int64
         var kind: SampleKind
@@ -69,7 +70,7 @@ public struct SampleInserter {
         return counts
     }
 
-    /// The samples of one type inserted in one hour, not yet added to `hours`.
+    /// The samples of one type inserted in one hour.
     private struct HourRun {
         var hour: Int64
         var sum: Double
@@ -133,14 +134,7 @@ public struct SampleInserter {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
         }
         if sqlite3_changes(db.sqliteConnection) == 1 {
-            let hour = StepStore.hour(of: sample.startMs)
-            if hourRuns[info.slot].hour == hour {
-                hourRuns[info.slot].sum += sample.value
-                hourRuns[info.slot].count += 1
-            } else {
-                flushHourRun(of: info)
-                hourRuns[info.slot] = HourRun(hour: hour, sum: sample.value, count: 1)
-            }
+            addToRollup(sample, info: info)
             summary.inserted += 1
             insertedBySlot[info.slot] += 1
             if info.isStepCount { summary.insertedSteps += sample.value }
@@ -192,50 +186,83 @@ public struct SampleInserter {
         if let problem = SampleValidation.typeProblem(type) {
             throw StoreError.invalidSample("type: \(problem)")
         }
-        let info = TypeInfo(id: try StepStore.typeId(of: type, in: db, create: true)!, kind: type.kind, slot: hourRuns.count,
+        let info = TypeInfo(id: try StepStore.typeId(of: type, in: db, create: true)!, kind: type.kind, slot: hourTotals.count,
                             isStepCount: type == .stepCount)
-        hourRuns.append(HourRun(hour: .min, sum: 0, count: 0))
+        hourTotals.append([])
         insertedBySlot.append(0)
         typeIds[type] = info
         lastType = (type, info)
         return info
     }
 
-    /// Adds the open hour run of a type to `hours`.
-    private mutating func flushHourRun(of info: TypeInfo) {
-        let run = hourRuns[info.slot]
-        guard run.count > 0 else { return }
-        let key = HourKey(typeId: info.id, hour: run.hour)
-        hours[key, default: (0, 0)].sum += run.sum
-        hours[key, default: (0, 0)].count += run.count
+    /// Adds an inserted sample to its type's hour.
+    @inline(__always)
+    private mutating func addToRollup(_ sample: HealthSample, info: TypeInfo) {
+        let hour = StepStore.hour(of: sample.startMs)
+        let slot = info.slot
+        let last = hourTotals[slot].count - 1
+        if last >= 0, hourTotals[slot][last].hour == hour {
+            hourTotals[slot][last].sum += sample.value
+            hourTotals[slot][last].count += 1
+        } else if last < 0 || hourTotals[slot][last].hour < hour {
+            hourTotals[slot].append(HourRun(hour: hour, sum: sample.value, count: 1))
+        } else {
+            earlierHours[HourKey(typeId: info.id, hour: hour), default: HourRun(hour: hour, sum: 0, count: 0)].sum += sample.value
+            earlierHours[HourKey(typeId: info.id, hour: hour)]!.count += 1
+        }
     }
+
+    /// Rollup rows written by one statement of ``finish()``.
+    static let rollupRowsPerStatement = 64
 
     /// Writes the advanced change sequence and the hourly rollup back; called once at the end of the transaction.
     mutating func finish() throws -> InsertSummary {
         sqlite3_clear_bindings(statement.sqliteStatement)
-        for info in typeIds.values { flushHourRun(of: info) }
-        hourRuns.removeAll()
         try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
         // A decade adds hundreds of thousands of rollup rows (261k for the 500k-record benchmark export), after the
-        // last sample, on the writer: one prepared statement bound with the C API, in key order (appends to the
-        // table's b-tree instead of random inserts). Through GRDB's arguments in hash order this was 5.7 % of an
-        // import's CPU (`perf`, 2026-11-24). The statement is `StepStore.addToRollup`'s.
-        let upsert = try db.makeStatement(sql: """
-            INSERT INTO sample_hour (type_id, hour, sum, count) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (type_id, hour) DO UPDATE SET sum = sum + excluded.sum, count = count + excluded.count
-            """)
-        let s = upsert.sqliteStatement
-        for (key, totals) in hours.sorted(by: { ($0.key.typeId, $0.key.hour) < ($1.key.typeId, $1.key.hour) }) {
-            sqlite3_bind_int64(s, 1, key.typeId)
-            sqlite3_bind_int64(s, 2, key.hour)
-            sqlite3_bind_double(s, 3, totals.sum)
-            sqlite3_bind_int64(s, 4, Int64(totals.count))
-            let code = sqlite3_step(s)
-            sqlite3_reset(s)
-            guard code == SQLITE_DONE else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: upsert.sql)
+        // last sample, on the writer: in key order (appends to the table's b-tree, not random inserts), 64 rows a
+        // statement bound with the C API (SQLite's cost per statement paid once for 64 rows; numbers only, so no
+        // text is copied). The upsert is `StepStore.addToRollup`'s. Figures: Planning/import.md.
+        let conflict = "ON CONFLICT (type_id, hour) DO UPDATE SET sum = sum + excluded.sum, count = count + excluded.count"
+        let width = Self.rollupRowsPerStatement
+        let wide = try db.makeStatement(sql: "INSERT INTO sample_hour (type_id, hour, sum, count) VALUES "
+            + Array(repeating: "(?, ?, ?, ?)", count: width).joined(separator: ", ") + " " + conflict)
+        let one = try db.makeStatement(sql: "INSERT INTO sample_hour (type_id, hour, sum, count) VALUES (?, ?, ?, ?) " + conflict)
+        for info in typeIds.values.sorted(by: { $0.id < $1.id }) {
+            var runs = hourTotals[info.slot]
+            let earlier = earlierHours.filter { $0.key.typeId == info.id }
+            if !earlier.isEmpty {
+                // Out-of-order hours: merge them in, still one row per hour, in key order.
+                var byHour: [Int64: HourRun] = [:]
+                for run in runs + earlier.values {
+                    byHour[run.hour, default: HourRun(hour: run.hour, sum: 0, count: 0)].sum += run.sum
+                    byHour[run.hour]!.count += run.count
+                }
+                runs = byHour.values.sorted { $0.hour < $1.hour }
+            }
+            var start = 0
+            while start < runs.count {
+                let statement = runs.count - start >= width ? wide : one
+                let rows = statement === wide ? width : 1
+                let s = statement.sqliteStatement
+                for r in 0..<rows {
+                    let run = runs[start + r]
+                    let p = CInt(r * 4)
+                    sqlite3_bind_int64(s, p + 1, info.id)
+                    sqlite3_bind_int64(s, p + 2, run.hour)
+                    sqlite3_bind_double(s, p + 3, run.sum)
+                    sqlite3_bind_int64(s, p + 4, Int64(run.count))
+                }
+                let code = sqlite3_step(s)
+                sqlite3_reset(s)
+                guard code == SQLITE_DONE else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+                }
+                start += rows
             }
         }
+        hourTotals.removeAll()
+        earlierHours.removeAll()
         return summary
     }
 

@@ -110,6 +110,49 @@ struct SampleInserterTests {
         }
     }
 
+    @Test("rollup rows written 64 to a statement and one at a time add onto the rows of earlier transactions: three transactions over the same 300 hours equal the raw sums per type and hour")
+    func rollupAcrossTransactions() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StepStore(path: dir.file("health.sqlite"))
+        let hour = Milliseconds.hour
+        let origin = LayeringEngine.floorMultiple(1_700_000_000_000, of: Milliseconds.day)
+        let types: [SampleType] = [.stepCount, .heartRate]
+        var all: [HealthSample] = []
+        // 300 hours per type (4 statements of 64 and 44 single rows), then 130 of them again (2 × 64 + 2), then 1.
+        for (round, hours) in [(0, 0..<300), (1, 100..<230), (2, 299..<300)] {
+            var batch: [HealthSample] = []
+            for h in hours {
+                for (t, type) in types.enumerated() {
+                    let start = origin + Int64(h) * hour + Int64(round) * 60_000
+                    let n = round * 1_000_000 + h * 10 + t
+                    batch.append(HealthSample(
+                        uuid: UUID(uuid: (UInt8(truncatingIfNeeded: n), UInt8(truncatingIfNeeded: n >> 8),
+                                          UInt8(truncatingIfNeeded: n >> 16), 0x64, 0, 0, 0x50, 0, 0x80, 0, 0, 0, 0, 0, 0, 2)),
+                        type: type, startMs: start, endMs: start + 60_000, utcOffsetSeconds: nil,
+                        value: Double(h % 17 + round * 1_000 + t), unit: "count", sourceName: "Watch", sourceBundleId: "",
+                        sourceVersion: nil, deviceName: nil, deviceModel: nil))
+                }
+            }
+            #expect(try store.insert(batch).inserted == batch.count)
+            all += batch
+        }
+        let range = TimeRange(start: origin, end: origin + 400 * hour)
+        for type in types {
+            var expected: [Int64: (sum: Double, count: Int)] = [:]
+            for s in all where s.type == type {
+                expected[s.startMs / hour * hour, default: (0, 0)].sum += s.value
+                expected[s.startMs / hour * hour, default: (0, 0)].count += 1
+            }
+            let buckets = try store.statistics(of: type, in: range, bucketMs: hour)
+            #expect(buckets.count == 300, "\(type.shortName)")
+            #expect(buckets.map(\.start) == expected.keys.sorted(), "\(type.shortName)")
+            #expect(buckets.allSatisfy { expected[$0.start]?.sum == $0.sum && expected[$0.start]?.count == $0.count },
+                    "\(type.shortName)")
+            #expect(buckets.filter { $0.count == 2 }.count == 131 && buckets.filter { $0.count == 3 }.count == 0
+                    && buckets.last?.count == 2, "\(type.shortName)")
+        }
+    }
+
     @Test("a second insert of the same samples adds nothing and counts every one as a duplicate")
     func reinsert() throws {
         let dir = try TemporaryDirectory()
