@@ -278,24 +278,14 @@ extension StepStore {
     /// if `body` throws, nothing does. This is how an import stays all-or-nothing.
     public func insertSamples<T>(_ body: (inout SampleInserter) throws -> T) throws -> (T, InsertSummary) {
         try dbWriter.writeWithoutTransaction { db in
-            // The inserter writes only type ids it read from or added to `sample_type` in this same transaction, so
-            // SQLite's foreign-key check of every row (a lookup in `sample_type`, another cursor per statement)
-            // cannot fail: it is off for the transaction and on again after it, whatever the outcome. It cost
-            // 0.2–0.6 s of a 500k-record import (Planning/import.md). The pragma is a no-op inside a transaction, so
-            // it is set around it.
-            try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            let outcome = Result { () throws -> (T, InsertSummary) in
-                var result: (T, InsertSummary)?
-                try db.inTransaction(.immediate) {
-                    var inserter = try SampleInserter(db: db)
-                    let value = try body(&inserter)
-                    result = (value, try inserter.finish())
-                    return .commit
-                }
-                return result!
+            var result: (T, InsertSummary)?
+            try db.inTransaction(.immediate) {
+                var inserter = try SampleInserter(db: db)
+                let value = try body(&inserter)
+                result = (value, try inserter.finish())
+                return .commit
             }
-            try db.execute(sql: "PRAGMA foreign_keys = ON")
-            return try outcome.get()
+            return result!
         }
     }
 
