@@ -65,6 +65,8 @@ if [[ -n "${FLASK_MAIN:-}" && ! -f "$bodies/body-199.json" ]]; then python3 Sink
 
 # 2. Our rows: package-benchmark, one process per benchmark.
 echo "before benchmarks: $(uptime)" >>"$out/header.txt"
+# The sync rows of record run this binary as a child (SyncBenchmarks: `… in its own process`).
+export STEPSYNC_BINARY="$stepsync"
 log "package-benchmark: sync (realistic, seed), layering, import, sink, demo…"
 filter='^(sync the (realistic|seed) decade .*, durable|layer the realistic decade .*|import export\.zip .*|Sink ingest 200×1000 samples, 3 posters, fdatasync|demo --types steps.*)$'
 swift package --disable-sandbox benchmark \
@@ -116,12 +118,20 @@ def verdict(ok):
     return "—" if ok is None else ("**yes**" if ok else "no")
 
 table = []
-# sync, realistic decade
-rate, rate_med = best_median(figures("sync-realistic", "samplesPerSecond"), True)
-wall, wall_med = best_median(figures("sync-realistic", "seconds"), False)
-cpu, _ = best_median(figures("sync-realistic", "cpuSeconds"), False)
-table.append(("sync, realistic decade, durable", inputs("sync-realistic"),
-              f"{rate/1000:.0f}k samples/s, {wall:.2f} s, {cpu:.1f} CPU-s (median {rate_med/1000:.0f}k/s, {wall_med:.2f} s; n={len(figures('sync-realistic', 'seconds'))})" if rate else "not run",
+# sync, realistic decade: the row of record is the demo in its own process (the command); in process, the
+# benchmark harness blocks one of the two cooperative threads (see SyncBenchmarks.swift), so that figure is printed
+# beside it, not judged.
+def sync_figure(row):
+    rate, rate_med = best_median(figures(row, "samplesPerSecond"), True)
+    wall, wall_med = best_median(figures(row, "seconds"), False)
+    cpu, _ = best_median(figures(row, "cpuSeconds"), False)
+    if not rate:
+        return None, "not run"
+    return rate, f"{rate/1000:.0f}k samples/s, {wall:.2f} s, {cpu:.1f} CPU-s (median {rate_med/1000:.0f}k/s, {wall_med:.2f} s; n={len(figures(row, 'seconds'))})"
+rate, figure = sync_figure("sync-realistic-process")
+_, inprocess = sync_figure("sync-realistic")
+table.append(("sync, realistic decade, durable", inputs("sync-realistic-process"),
+              figure + f"; in process under the harness: {inprocess}",
               "≥ 300k/s", verdict(rate >= 300_000 if rate else None)))
 # sync, seed decade
 wall, wall_med = best_median(figures("sync-seed", "seconds"), False)
