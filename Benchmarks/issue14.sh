@@ -44,22 +44,22 @@ log() { echo "[issue14 $(date -u +%H:%M:%S)] $*" >&2; }
 log "output in $out"
 {
   echo "machine: $(uname -srm), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-  echo "build: $(swift --version 2>/dev/null | head -1), release (swift package benchmark; swift build -c release --product stepsync)"
+  echo "build: $(swift --version 2>/dev/null | head -1), release (swift package benchmark; swift build -c release --product stepsync in the root package)"
   echo "source: $(git -C "$here/.." rev-parse --short HEAD)$(git -C "$here/.." diff --quiet HEAD -- ../Sources ../Package.swift . 2>/dev/null || echo ' + uncommitted changes') ($(git -C "$here/.." log -1 --format=%cd --date=iso-strict))"
   echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } >"$out/header.txt"
 
-# 1. Build (not timed): every benchmark target of the table, and the `stepsync` binary the comparisons run.
+# 1. Build (not timed): the `stepsync` binary the comparisons and the sync rows run, in the root package's own
+# .build. Not here: `swift build -c release` in this package and the benchmark plugin's build use one .build with
+# other settings, and each throws the other's products away (a from-scratch release build, 15–20 min, every time
+# they alternate); the plugin builds the benchmark targets itself below.
 log "building (release)…"
 if [[ -n "${STEPSYNC:-}" ]]; then
   stepsync=$STEPSYNC
 else
-  swift build -c release --product stepsync >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-  stepsync=$(swift build -c release --show-bin-path)/stepsync
+  swift build -c release --product stepsync --package-path "$here/.." >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+  stepsync=$(swift build -c release --package-path "$here/.." --show-bin-path)/stepsync
 fi
-for target in SyncBenchmarks LayeringBenchmarks ImportBenchmarks SinkBenchmarks DemoBenchmarks; do
-  swift build -c release --product "$target" >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-done
 if [[ ! -f "$zip" && -z "$STEPSYNC_BENCH_EXPORT" ]]; then log "the import export is written on first use (≈ 1 min)"; fi
 if [[ -n "${FLASK_MAIN:-}" && ! -f "$bodies/body-199.json" ]]; then python3 SinkLoad/bodies.py "$bodies"; fi
 
