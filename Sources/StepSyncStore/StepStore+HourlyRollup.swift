@@ -44,12 +44,14 @@ extension StepStore {
         LayeringEngine.floorMultiple(instant, of: rollupMs) / rollupMs
     }
 
+    /// How a new rollup row meets an existing one of its (type, hour): the sums and counts add up.
+    static let rollupUpsertConflict =
+        "ON CONFLICT (type_id, hour) DO UPDATE SET sum = sum + excluded.sum, count = count + excluded.count"
+
     /// Adds the `sum` and `count` of newly inserted samples to the rollup row of (`typeId`, `hour`).
     static func addToRollup(_ db: Database, typeId: Int64, hour: Int64, sum: Double, count: Int) throws {
-        let upsert = try db.cachedStatement(sql: """
-            INSERT INTO sample_hour (type_id, hour, sum, count) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (type_id, hour) DO UPDATE SET sum = sum + excluded.sum, count = count + excluded.count
-            """)
+        let upsert = try db.cachedStatement(
+            sql: "INSERT INTO sample_hour (type_id, hour, sum, count) VALUES (?1, ?2, ?3, ?4) " + rollupUpsertConflict)
         try upsert.execute(arguments: [typeId, hour, sum, count])
     }
 

@@ -73,8 +73,13 @@ public struct SampleInserter {
     /// The samples of one type inserted in one hour.
     private struct HourRun {
         var hour: Int64
-        var sum: Double
-        var count: Int
+        var sum: Double = 0
+        var count: Int = 0
+
+        mutating func add(_ sum: Double, count: Int) {
+            self.sum += sum
+            self.count += count
+        }
     }
 
     /// A text parameter's current binding.
@@ -202,13 +207,11 @@ public struct SampleInserter {
         let slot = info.slot
         let last = hourTotals[slot].count - 1
         if last >= 0, hourTotals[slot][last].hour == hour {
-            hourTotals[slot][last].sum += sample.value
-            hourTotals[slot][last].count += 1
+            hourTotals[slot][last].add(sample.value, count: 1)
         } else if last < 0 || hourTotals[slot][last].hour < hour {
             hourTotals[slot].append(HourRun(hour: hour, sum: sample.value, count: 1))
         } else {
-            earlierHours[HourKey(typeId: info.id, hour: hour), default: HourRun(hour: hour, sum: 0, count: 0)].sum += sample.value
-            earlierHours[HourKey(typeId: info.id, hour: hour)]!.count += 1
+            earlierHours[HourKey(typeId: info.id, hour: hour), default: HourRun(hour: hour)].add(sample.value, count: 1)
         }
     }
 
@@ -222,8 +225,8 @@ public struct SampleInserter {
         // A decade adds hundreds of thousands of rollup rows (261k for the 500k-record benchmark export), after the
         // last sample, on the writer: in key order (appends to the table's b-tree, not random inserts), 64 rows a
         // statement bound with the C API (SQLite's cost per statement paid once for 64 rows; numbers only, so no
-        // text is copied). The upsert is `StepStore.addToRollup`'s. Figures: Planning/import.md.
-        let conflict = "ON CONFLICT (type_id, hour) DO UPDATE SET sum = sum + excluded.sum, count = count + excluded.count"
+        // text is copied). The conflict clause is `StepStore.addToRollup`'s. Figures: Planning/import.md.
+        let conflict = StepStore.rollupUpsertConflict
         let width = Self.rollupRowsPerStatement
         let wide = try db.makeStatement(sql: "INSERT INTO sample_hour (type_id, hour, sum, count) VALUES "
             + Array(repeating: "(?, ?, ?, ?)", count: width).joined(separator: ", ") + " " + conflict)
@@ -235,8 +238,7 @@ public struct SampleInserter {
                 // Out-of-order hours: merge them in, still one row per hour, in key order.
                 var byHour: [Int64: HourRun] = [:]
                 for run in runs + earlier.values {
-                    byHour[run.hour, default: HourRun(hour: run.hour, sum: 0, count: 0)].sum += run.sum
-                    byHour[run.hour]!.count += run.count
+                    byHour[run.hour, default: HourRun(hour: run.hour)].add(run.sum, count: run.count)
                 }
                 runs = byHour.values.sorted { $0.hour < $1.hour }
             }
