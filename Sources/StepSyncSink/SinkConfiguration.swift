@@ -25,6 +25,13 @@ public struct SinkConfiguration: Sendable {
     public var maxPageLimit: Int
     /// The most bytes of stored JSON in one page (a page always holds at least one sample).
     public var maxPageBytes: Int
+    /// The most distinct sample types stored: per sink on JSONL, per client on PostgreSQL. A request that would go
+    /// past it is refused whole with 400 `too_many_types`. HealthKit has about 200 types.
+    public var maxTypes: Int
+    /// ``maxTypes``'s default.
+    public static let defaultMaxTypes = 256
+    /// The accepted range of ``maxTypes`` (`serve --max-types`).
+    public static let maxTypesRange = 1...10_000
     /// Whether a 2xx waits for the data sync. Turning it off is for benchmarks only: acknowledged samples can then
     /// be lost on a crash.
     public var durable: Bool
@@ -46,6 +53,7 @@ public struct SinkConfiguration: Sendable {
         defaultPageLimit: Int = 1000,
         maxPageLimit: Int = 10_000,
         maxPageBytes: Int = 8 << 20,
+        maxTypes: Int = SinkConfiguration.defaultMaxTypes,
         durable: Bool = true,
         retryAfterSeconds: Int = 5,
         onSync: (@Sendable () -> Void)? = nil
@@ -61,6 +69,7 @@ public struct SinkConfiguration: Sendable {
         self.defaultPageLimit = defaultPageLimit
         self.maxPageLimit = maxPageLimit
         self.maxPageBytes = maxPageBytes
+        self.maxTypes = maxTypes
         self.durable = durable
         self.retryAfterSeconds = retryAfterSeconds
         self.onSync = onSync

@@ -201,7 +201,8 @@ struct SinkResponder: HTTPResponder {
     /// `from`…`to`, by the daily-totals rule (``DailyStepTotals``: a walk the iPhone and the Watch both recorded counts
     /// once), the same answer as `stepsync stats --daily --json`. `tz` defaults to UTC and `priority` to Apple Watch,
     /// then iPhone; without `from` and `to`, the days from the first to the last stored step sample (at most
-    /// ``DailyStepsRequest/maxDays``, ending on the last). 400 names the parameter at fault.
+    /// ``DailyStepsRequest/maxDays``, ending on the last, within 0001-01-01…9999-12-31), which the answer's `from` and
+    /// `to` state. 400 names the parameter at fault, only ever one the request sent.
     private func daily(_ query: Query, client: ClientIdentity) async throws -> Response {
         let tz = query["tz"].map(String.init) ?? "UTC"
         let priority = query["priority"].map(String.init)
@@ -220,11 +221,13 @@ struct SinkResponder: HTTPResponder {
                     _ = try DevicePriority.parse(priority ?? "Apple Watch,iPhone", parameter: "priority")
                     return json(DailyStepsResult(timeZoneName: tz, days: []).json)
                 }
-                let last = Self.localDate(of: lastStart, in: zone)
-                let first = max(Self.localDate(of: firstStart, in: zone),
+                // The stored days, clamped to the dates a request can name (a sample at 9999-12-31T23:00Z is on
+                // 10000-01-01 in UTC+14) and to the last maxDays: the answer's from/to say which were chosen.
+                let last = min(Self.localDate(of: lastStart, in: zone), Self.lastDate)
+                let first = max(Self.localDate(of: firstStart, in: zone), Self.firstDate,
                                 last.advanced(by: -(DailyStepsRequest.maxDays - 1)))
-                request = try DailyStepsRequest.parse(from: first.description, to: last.description, tz: tz,
-                                                      priority: priority)
+                let ranking = try priority.map { try DevicePriority.parse($0, parameter: "priority") } ?? .default
+                request = try DailyStepsRequest(from: min(first, last), to: last, timeZoneName: tz, priority: ranking)
             case (nil, _?), (_?, nil):
                 throw SinkError.badRequest("from and to go together (YYYY-MM-DD), or neither for every stored day",
                                            field: query["from"] == nil ? "from" : "to")
@@ -235,6 +238,10 @@ struct SinkResponder: HTTPResponder {
             throw SinkError.badRequest(error.description, field: error.parameter)
         }
     }
+
+    /// The first and last dates a daily request can name.
+    static let firstDate = CivilDate(year: 1, month: 1, day: 1)
+    static let lastDate = CivilDate(year: 9999, month: 12, day: 31)
 
     /// The local date of instant `ms` in `zone`.
     static func localDate(of ms: Int64, in zone: TimeZone) -> CivilDate {

@@ -54,8 +54,13 @@ extension StepSyncCommand {
         @Flag(help: "Run on a non-loopback --host without a token: anyone who can reach it can read and delete.")
         var allowUnauthenticated = false
 
-        @Option(help: "The largest request body accepted, in MiB.")
+        @Option(help: "The largest request body accepted, in MiB (1…1024).")
         var maxBodyMib = 64
+
+        @Option(help: ArgumentHelp(
+            "The most distinct sample types stored (\(SinkConfiguration.maxTypesRange.lowerBound)…\(SinkConfiguration.maxTypesRange.upperBound)).",
+            discussion: "Per sink on JSONL, per client with --database; a request bringing more is refused whole (400 too_many_types)."))
+        var maxTypes = SinkConfiguration.defaultMaxTypes
 
         var effectiveToken: String? {
             token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
@@ -63,7 +68,15 @@ extension StepSyncCommand {
 
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
-            guard maxBodyMib > 0 else { throw ValidationError("--max-body-mib must be positive") }
+            guard (1...1024).contains(maxBodyMib) else {
+                throw ValidationError("--max-body-mib must be 1…1024 (MiB), not \(maxBodyMib)")
+            }
+            guard SinkConfiguration.maxTypesRange.contains(maxTypes) else {
+                throw ValidationError("""
+                    --max-types must be \(SinkConfiguration.maxTypesRange.lowerBound)…\(SinkConfiguration.maxTypesRange.upperBound), \
+                    not \(maxTypes)
+                    """)
+            }
             if database.givenURL != nil {
                 _ = try database.url()
                 guard token == nil else {
@@ -85,7 +98,10 @@ extension StepSyncCommand {
             logger.logLevel = .info
             let configuration = SinkConfiguration(
                 host: host, port: port, dataPath: dataFile ?? data.dataDirectory.sinkDataPath,
-                token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20)
+                token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20,
+                // A body as large as --max-body-mib always fits the inflate limit and the in-flight budget.
+                maxInflatedBytes: max(256 << 20, maxBodyMib << 20), maxBufferedBytes: max(512 << 20, maxBodyMib << 21),
+                maxTypes: maxTypes)
             if allowUnauthenticated, effectiveToken == nil, !SinkSetupError.isLoopback(host) {
                 FileHandle.standardError.write(Data("""
                     warning: serving \(host) without a token: anyone who can reach this port can read and delete \

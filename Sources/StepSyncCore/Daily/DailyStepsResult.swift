@@ -1,5 +1,7 @@
 /// Daily step totals: one entry for every day of the request, in order, and the one JSON form both the sink and
-/// `stepsync stats --daily --json` print: `{"tz":"Europe/Berlin","days":[{"date":"2025-05-11","steps":8123},…]}`.
+/// `stepsync stats --daily --json` print:
+/// `{"tz":"Europe/Berlin","from":"2025-05-11","to":"2025-05-12","days":[{"date":"2025-05-11","steps":8123},…]}`.
+/// `from` and `to` are the range answered (chosen by the sink when the request named none), `null` when it has no day.
 public struct DailyStepsResult: Hashable, Sendable {
     /// One local day's total.
     public struct Day: Hashable, Sendable {
@@ -32,11 +34,19 @@ public struct DailyStepsResult: Hashable, Sendable {
     /// The sum of the days' ``Day/steps``.
     public var totalSteps: Int64 { days.reduce(0) { $0 + $1.steps } }
 
-    /// The answer as compact JSON (no trailing newline), keys in this order: `tz`, `days`; each day `date`, `steps`.
+    /// The first day answered (`nil`: none).
+    public var from: CivilDate? { days.first?.date }
+    /// The last day answered (`nil`: none).
+    public var to: CivilDate? { days.last?.date }
+
+    /// The answer as compact JSON (no trailing newline), keys in this order: `tz`, `from`, `to`, `days`; each day
+    /// `date`, `steps`.
     public var json: String {
         var out = "{\"tz\":"
-        out.reserveCapacity(32 + days.count * 36)
+        out.reserveCapacity(64 + days.count * 36)
         Self.appendQuoted(timeZoneName, to: &out)
+        out += ",\"from\":" + (from.map { "\"\($0)\"" } ?? "null")
+        out += ",\"to\":" + (to.map { "\"\($0)\"" } ?? "null")
         out += ",\"days\":["
         for (index, day) in days.enumerated() {
             if index > 0 { out += "," }

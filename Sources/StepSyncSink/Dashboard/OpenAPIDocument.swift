@@ -1324,11 +1324,29 @@ enum OpenAPIDocument {
         "type": "object",
         "required": [
           "tz",
+          "from",
+          "to",
           "days"
         ],
         "properties": {
           "tz": {
             "type": "string"
+          },
+          "from": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date",
+            "description": "The first day answered: the request's from, or, without from and to, the first stored day (at most 3,700 days before the last); null when there is none."
+          },
+          "to": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date",
+            "description": "The last day answered; null when there is none."
           },
           "days": {
             "type": "array",

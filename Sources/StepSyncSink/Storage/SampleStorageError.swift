@@ -1,7 +1,7 @@
 /// A storage could not do what was asked. The HTTP layer answers ``unavailable(_:retryAfterSeconds:)`` with 503 and
-/// `Retry-After`, ``invalidCursor(_:)`` with 400.
+/// `Retry-After`, ``invalidCursor(_:)`` and ``tooManyTypes(limit:stored:new:)`` with 400.
 public struct SampleStorageError: Error, CustomStringConvertible, Sendable {
-    private enum Code: Sendable { case unavailable, invalidCursor }
+    private enum Code: Sendable { case unavailable, invalidCursor, tooManyTypes }
 
     private let code: Code
     /// What happened, for people.
@@ -25,6 +25,18 @@ public struct SampleStorageError: Error, CustomStringConvertible, Sendable {
     public static func invalidCursor(_ cursor: String) -> SampleStorageError {
         SampleStorageError(.invalidCursor, "cursor \"\(cursor.prefix(64))\" is not one this sink gave; start again without it")
     }
+
+    /// The request would bring the sink (JSONL) or its client (PostgreSQL) past its limit of distinct sample types;
+    /// nothing of it was stored.
+    public static func tooManyTypes(limit: Int, stored: Int, new: Int) -> SampleStorageError {
+        SampleStorageError(.tooManyTypes, """
+            this sink stores at most \(limit) sample types (--max-types); it holds \(stored) and the request adds \(new) \
+            more; nothing of it was stored
+            """)
+    }
+
+    /// Whether this is ``tooManyTypes(limit:stored:new:)``.
+    public var isTooManyTypes: Bool { code == .tooManyTypes }
 
     /// Whether this is ``unavailable(_:retryAfterSeconds:)``.
     public var isUnavailable: Bool { code == .unavailable }
