@@ -32,6 +32,8 @@ public struct SinkConfiguration: Sendable {
     public static let defaultMaxTypes = 256
     /// The accepted range of ``maxTypes`` (`serve --max-types`).
     public static let maxTypesRange = 1...10_000
+    /// Which other origins' pages may call the API from a browser (``CORSPolicy``); none by default.
+    public var cors: CORSPolicy = .none
     /// Whether a 2xx waits for the data sync. Turning it off is for benchmarks only: acknowledged samples can then
     /// be lost on a crash.
     public var durable: Bool

@@ -35,6 +35,19 @@ struct SinkResponder: HTTPResponder {
     ]
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        let origin = request.headers[.origin]
+        let cors = configuration.cors.allows(origin) ? origin : nil
+        if let cors, request.method == .options, request.headers[.accessControlRequestMethod] != nil {
+            // A browser's preflight from an allowed origin: no credentials are sent with it, so it is answered before
+            // the token check, and is not counted as a request.
+            return Response(status: .noContent, headers: configuration.cors.preflightHeaders(origin: cors))
+        }
+        var response = try await answer(request, context: context)
+        if let cors { response.headers.append(contentsOf: configuration.cors.responseHeaders(origin: cors)) }
+        return response
+    }
+
+    private func answer(_ request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
         let response: Response
         do {

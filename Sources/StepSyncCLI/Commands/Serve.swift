@@ -62,6 +62,12 @@ extension StepSyncCommand {
             discussion: "Per sink on JSONL, per client with --database; a request bringing more is refused whole (400 too_many_types)."))
         var maxTypes = SinkConfiguration.defaultMaxTypes
 
+        @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
+            "Let pages of this origin call the API from a browser (repeatable), e.g. https://app.example.",
+            discussion: "None by default. Answers preflights and adds Access-Control-Allow-Origin for these origins only.",
+            valueName: "origin"))
+        var corsOrigins: [String] = []
+
         var effectiveToken: String? {
             token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -76,6 +82,9 @@ extension StepSyncCommand {
                     --max-types must be \(SinkConfiguration.maxTypesRange.lowerBound)…\(SinkConfiguration.maxTypesRange.upperBound), \
                     not \(maxTypes)
                     """)
+            }
+            for origin in corsOrigins {
+                if let problem = CORSPolicy.problem(with: origin) { throw ValidationError("--cors-origin: \(problem)") }
             }
             if database.givenURL != nil {
                 _ = try database.url()
@@ -96,12 +105,13 @@ extension StepSyncCommand {
         func run() async throws {
             var logger = Logger(label: "stepsync.sink")
             logger.logLevel = .info
-            let configuration = SinkConfiguration(
+            var configuration = SinkConfiguration(
                 host: host, port: port, dataPath: dataFile ?? data.dataDirectory.sinkDataPath,
                 token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20,
                 // A body as large as --max-body-mib always fits the inflate limit and the in-flight budget.
                 maxInflatedBytes: max(256 << 20, maxBodyMib << 20), maxBufferedBytes: max(512 << 20, maxBodyMib << 21),
                 maxTypes: maxTypes)
+            configuration.cors = CORSPolicy(allowedOrigins: corsOrigins)
             if allowUnauthenticated, effectiveToken == nil, !SinkSetupError.isLoopback(host) {
                 FileHandle.standardError.write(Data("""
                     warning: serving \(host) without a token: anyone who can reach this port can read and delete \
