@@ -30,6 +30,8 @@ public struct SinkConfiguration: Sendable {
     public var durable: Bool
     /// The `Retry-After` (seconds) of a 503 after a failed write.
     public var retryAfterSeconds: Int
+    /// Header, body and idle timeouts and the connection cap (``ConnectionLimits``).
+    public var connectionLimits: ConnectionLimits
     /// Called after every synced commit of the data files (tests count group commits with it).
     public var onSync: (@Sendable () -> Void)?
 
@@ -48,6 +50,7 @@ public struct SinkConfiguration: Sendable {
         maxPageBytes: Int = 8 << 20,
         durable: Bool = true,
         retryAfterSeconds: Int = 5,
+        connectionLimits: ConnectionLimits = ConnectionLimits(),
         onSync: (@Sendable () -> Void)? = nil
     ) {
         self.host = host
@@ -63,6 +66,7 @@ public struct SinkConfiguration: Sendable {
         self.maxPageBytes = maxPageBytes
         self.durable = durable
         self.retryAfterSeconds = retryAfterSeconds
+        self.connectionLimits = connectionLimits
         self.onSync = onSync
     }
 }

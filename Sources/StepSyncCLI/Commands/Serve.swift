@@ -57,6 +57,34 @@ extension StepSyncCommand {
         @Option(help: "The largest request body accepted, in MiB.")
         var maxBodyMib = 64
 
+        @Option(help: ArgumentHelp(
+            "Seconds a connection may take to send a complete request head (0.1…3600); then 408 and close.",
+            valueName: "seconds"))
+        var headerTimeout: Double = 10
+
+        @Option(help: ArgumentHelp(
+            "Seconds a request body may stall without a byte (0.1…3600); then 408 and close.", valueName: "seconds"))
+        var bodyTimeout: Double = 30
+
+        @Option(help: ArgumentHelp(
+            "Seconds a kept-alive connection may wait for its next request (0.1…3600); then it is closed.",
+            valueName: "seconds"))
+        var idleTimeout: Double = 60
+
+        @Option(help: ArgumentHelp(
+            "The most connections held at once (1…100000), lowered to fit the descriptor limit (ulimit -n).",
+            discussion: """
+                At the cap, the connection waiting longest without a request head is closed to make room; if every \
+                connection is busy with a request, the newcomer is answered 503.
+                """))
+        var maxConnections = 1000
+
+        /// The connection options as limits.
+        var connectionLimits: ConnectionLimits {
+            ConnectionLimits(headerTimeout: .seconds(headerTimeout), bodyTimeout: .seconds(bodyTimeout),
+                             idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections)
+        }
+
         var effectiveToken: String? {
             token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -64,6 +92,16 @@ extension StepSyncCommand {
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
             guard maxBodyMib > 0 else { throw ValidationError("--max-body-mib must be positive") }
+            let range = ConnectionLimits.timeoutSecondsRange
+            for (name, seconds) in [("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
+                                    ("--idle-timeout", idleTimeout)]
+            where !range.contains(seconds) {
+                throw ValidationError("\(name) must be \(range.lowerBound)…\(Int(range.upperBound)) seconds, not \(seconds)")
+            }
+            guard ConnectionLimits.maxConnectionsRange.contains(maxConnections) else {
+                let range = ConnectionLimits.maxConnectionsRange
+                throw ValidationError("--max-connections must be \(range.lowerBound)…\(range.upperBound), not \(maxConnections)")
+            }
             if database.givenURL != nil {
                 _ = try database.url()
                 guard token == nil else {
@@ -85,7 +123,8 @@ extension StepSyncCommand {
             logger.logLevel = .info
             let configuration = SinkConfiguration(
                 host: host, port: port, dataPath: dataFile ?? data.dataDirectory.sinkDataPath,
-                token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20)
+                token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20,
+                connectionLimits: connectionLimits)
             if allowUnauthenticated, effectiveToken == nil, !SinkSetupError.isLoopback(host) {
                 FileHandle.standardError.write(Data("""
                     warning: serving \(host) without a token: anyone who can reach this port can read and delete \
