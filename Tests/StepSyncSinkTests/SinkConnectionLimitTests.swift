@@ -140,7 +140,7 @@ struct SinkConnectionLimitTests {
 
 @Suite("Connection deadlines and cap, as values")
 struct ConnectionDeadlineMachineTests {
-    let limits = ConnectionLimits(headerTimeout: .seconds(10), bodyTimeout: .seconds(30), idleTimeout: .seconds(60))
+    let limits = ConnectionLimits(headerTimeout: .seconds(10), bodyTimeout: .seconds(30), idleTimeout: .seconds(75))
     let t0 = ContinuousClock.now
 
     @Test("a fresh connection has the header timeout from accept, also after its first byte")
@@ -181,7 +181,7 @@ struct ConnectionDeadlineMachineTests {
         machine.responseEnded(at: t0 + .seconds(100))
         #expect(machine.phase == .idle)
         #expect(machine.isEvictable)
-        #expect(machine.deadline == t0 + .seconds(160))
+        #expect(machine.deadline == t0 + .seconds(175))
         machine.bytesRead(at: t0 + .seconds(110))
         #expect(machine.phase == .readingHead)
         #expect(machine.deadline == t0 + .seconds(120))

@@ -69,7 +69,7 @@ extension StepSyncCommand {
         @Option(help: ArgumentHelp(
             "Seconds a kept-alive connection may wait for its next request (0.1…3600); then it is closed.",
             valueName: "seconds"))
-        var idleTimeout: Double = 60
+        var idleTimeout: Double = 75
 
         @Option(help: ArgumentHelp(
             "The most connections held at once (1…100000), lowered to fit the descriptor limit (ulimit -n).",

@@ -86,8 +86,11 @@ final class ConnectionGuard: ChannelInboundHandler {
             update()
         case .refused:
             admission = .refused
-            logger.warning("Connection cap reached with every connection busy: answering 503",
-                           metadata: ["sink.connections.cap": "\(registry.capacity)"])
+            if let refusals = registry.refusalsToReport() {
+                logger.warning("Connection cap reached with every connection busy: answering 503", metadata: [
+                    "sink.connections.cap": "\(registry.capacity)", "sink.connections.refused": "\(refusals)",
+                ])
+            }
             answerAndClose(context, Self.response(
                 status: "503 Service Unavailable", error: "busy",
                 message: "the sink holds its maximum of \(registry.capacity) connections, all busy with requests; retry",

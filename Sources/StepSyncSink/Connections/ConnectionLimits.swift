@@ -11,10 +11,12 @@ import Darwin
 /// |---|---|---|---|
 /// | ``headerTimeout`` | 10 s | accept, or the first byte after a response | 408 and close (close if nothing was sent) |
 /// | ``bodyTimeout`` | 30 s | the last byte of the body received | 408 and close (close once answered) |
-/// | ``idleTimeout`` | 60 s | the end of the last response (keep-alive) | close |
+/// | ``idleTimeout`` | 75 s | the end of the last response (keep-alive) | close |
 /// | ``maxConnections`` | 1,000 | — | the oldest connection without a request head is closed; none: 503 |
 ///
-/// The cap is also held under the descriptor limit: ``connectionCap(descriptorLimit:)``.
+/// The cap is also held under the descriptor limit: ``connectionCap(descriptorLimit:)``. The idle timeout is longer
+/// than AsyncHTTPClient's 60 s pool idle timeout (the sync engine's client), so the client closes an idle connection
+/// first and never sends a request on one the sink is closing.
 public struct ConnectionLimits: Sendable, Equatable {
     /// The longest wait for a complete request head.
     public var headerTimeout: Duration
@@ -34,7 +36,7 @@ public struct ConnectionLimits: Sendable, Equatable {
     public init(
         headerTimeout: Duration = .seconds(10),
         bodyTimeout: Duration = .seconds(30),
-        idleTimeout: Duration = .seconds(60),
+        idleTimeout: Duration = .seconds(75),
         maxConnections: Int = 1000
     ) {
         self.headerTimeout = headerTimeout

@@ -25,6 +25,8 @@ final class ConnectionRegistry: Sendable {
         var entries: [UInt64: Entry] = [:]
         var nextID: UInt64 = 0
         var nextRank: UInt64 = 0
+        var refusals = 0
+        var lastWarning: ContinuousClock.Instant?
     }
 
     /// The most connections held at once.
@@ -47,7 +49,10 @@ final class ConnectionRegistry: Sendable {
                 for (id, entry) in state.entries {
                     if let rank = entry.evictableSince, rank < oldest?.rank ?? .max { oldest = (id, rank) }
                 }
-                guard let oldest else { return .refused }
+                guard let oldest else {
+                    state.refusals += 1
+                    return .refused
+                }
                 evicted = state.entries.removeValue(forKey: oldest.id)?.channel
             }
             let id = state.nextID
@@ -68,6 +73,15 @@ final class ConnectionRegistry: Sendable {
             } else {
                 state.entries[id]?.evictableSince = nil
             }
+        }
+    }
+
+    /// The refusals since the last call that returned some, at most once every 10 s (to log without flooding).
+    func refusalsToReport(now: ContinuousClock.Instant = .now) -> Int? {
+        state.withLockedValue { state in
+            guard state.refusals > 0, state.lastWarning.map({ now - $0 >= .seconds(10) }) ?? true else { return nil }
+            defer { (state.refusals, state.lastWarning) = (0, now) }
+            return state.refusals
         }
     }
 
