@@ -42,6 +42,29 @@ extension ServeProcessTests {
         }
     }
 
+    @Test("issue 21.4: 1,000 idle keep-alive connections are all closed by the sink after its idle timeout")
+    func idleKeepAliveFlood() async throws {
+        try await withSinkDirectory { dir in
+            let (serve, port) = try await startServe(dir, ["--idle-timeout", "1"])
+            defer { kill(serve.pid, SIGKILL) }
+            var idle: [RawConnection] = []
+            for _ in 0..<1000 {
+                let connection = try RawConnection(port: port)
+                try connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                idle.append(connection)
+            }
+            var answered = 0
+            for connection in idle where connection.readResponse(timeout: .seconds(10)).status == 200 { answered += 1 }
+            #expect(answered == 1000)
+            var closed = 0
+            for connection in idle where connection.readToEnd(timeout: .seconds(15)).closed { closed += 1 }
+            #expect(closed == 1000)
+            idle.removeAll()
+            kill(serve.pid, SIGTERM)
+            #expect(try await serve.wait(timeout: .seconds(30)) == 0)
+        }
+    }
+
     @Test("issue 21.4: absurd connection options refuse to start, naming the option and its range", arguments: [
         ["--header-timeout", "0"], ["--body-timeout", "0.01"], ["--idle-timeout", "1e9"], ["--header-timeout", "nan"],
         ["--max-connections", "0"], ["--max-connections", "10000000"],

@@ -55,6 +55,21 @@ struct SinkConnectionLimitTests {
         }
     }
 
+    @Test("a request head trickled in byte by byte (slowloris) is cut at the header timeout: bytes do not extend it")
+    func trickledHeadCut() async throws {
+        try await withLimitedSink(ConnectionLimits(headerTimeout: Self.short)) { _, port in
+            let connection = try RawConnection(port: port)
+            var closedEarly = false
+            for byte in "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: abcdefghijklmnopqrstuvwxyz".utf8 {
+                do { try connection.send([byte]) } catch { closedEarly = true; break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let reading = connection.readToEnd(timeout: .seconds(10))
+            #expect(closedEarly || reading.closed)
+            #expect(reading.status == 408 || reading.text.isEmpty, "\(reading.text)")
+        }
+    }
+
     @Test("a stalled request body gets 408 and is closed after the body timeout; nothing is stored")
     func stalledBodyClosed() async throws {
         try await withLimitedSink(ConnectionLimits(bodyTimeout: Self.short)) { client, port in
