@@ -44,10 +44,20 @@ public func buildSinkApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     if authenticator is SharedTokenAuthenticator { try SinkSetupError.check(configuration) }
+    let limits = configuration.connectionLimits
+    let descriptorLimit = ConnectionLimits.currentDescriptorLimit()
+    let registry = ConnectionRegistry(capacity: limits.connectionCap(descriptorLimit: descriptorLimit))
+    logger.info("Connection limits", metadata: [
+        "sink.connections.max": "\(registry.capacity)",
+        "sink.connections.descriptorLimit": "\(descriptorLimit.map(String.init) ?? "unlimited")",
+        "sink.timeout.header": "\(limits.headerTimeout)", "sink.timeout.body": "\(limits.bodyTimeout)",
+        "sink.timeout.idle": "\(limits.idleTimeout)",
+    ])
     var app = Application(
         responder: SinkResponder(storage: storage, authenticator: authenticator, configuration: configuration,
                                  loopbackOnly: HostPolicy.isLoopbackAddress(configuration.host),
                                  budget: BodyBudget(capacity: configuration.maxBufferedBytes)),
+        server: GuardedHTTP1Channel.builder(limits: limits, registry: registry, logger: logger),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "stepsync"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger

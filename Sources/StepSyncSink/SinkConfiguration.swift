@@ -39,6 +39,8 @@ public struct SinkConfiguration: Sendable {
     public var durable: Bool
     /// The `Retry-After` (seconds) of a 503 after a failed write.
     public var retryAfterSeconds: Int
+    /// Header, body and idle timeouts and the connection cap (``ConnectionLimits``).
+    public var connectionLimits: ConnectionLimits
     /// Called after every synced commit of the data files (tests count group commits with it).
     public var onSync: (@Sendable () -> Void)?
 
@@ -58,6 +60,7 @@ public struct SinkConfiguration: Sendable {
         maxTypes: Int = SinkConfiguration.defaultMaxTypes,
         durable: Bool = true,
         retryAfterSeconds: Int = 5,
+        connectionLimits: ConnectionLimits = ConnectionLimits(),
         onSync: (@Sendable () -> Void)? = nil
     ) {
         self.host = host
@@ -74,6 +77,7 @@ public struct SinkConfiguration: Sendable {
         self.maxTypes = maxTypes
         self.durable = durable
         self.retryAfterSeconds = retryAfterSeconds
+        self.connectionLimits = connectionLimits
         self.onSync = onSync
     }
 }
