@@ -236,8 +236,8 @@ struct SinkResponder: HTTPResponder {
                 }
                 // The stored days, clamped to the dates a request can name (a sample at 9999-12-31T23:00Z is on
                 // 10000-01-01 in UTC+14) and to the last maxDays: the answer's from/to say which were chosen.
-                let last = min(Self.localDate(of: lastStart, in: zone), Self.lastDate)
-                let first = max(Self.localDate(of: firstStart, in: zone), Self.firstDate,
+                let last = min(CivilDate.local(ofMs: lastStart, in: zone), Self.lastDate)
+                let first = max(CivilDate.local(ofMs: firstStart, in: zone), Self.firstDate,
                                 last.advanced(by: -(DailyStepsRequest.maxDays - 1)))
                 let ranking = try priority.map { try DevicePriority.parse($0, parameter: "priority") } ?? .default
                 request = try DailyStepsRequest(from: min(first, last), to: last, timeZoneName: tz, priority: ranking)
@@ -256,12 +256,6 @@ struct SinkResponder: HTTPResponder {
     static let firstDate = CivilDate(year: 1, month: 1, day: 1)
     static let lastDate = CivilDate(year: 9999, month: 12, day: 31)
 
-    /// The local date of instant `ms` in `zone`.
-    static func localDate(of ms: Int64, in zone: TimeZone) -> CivilDate {
-        let seconds = floorDiv(ms, 1000)
-        let local = seconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
-        return CivilDate(daysSinceEpoch: Int(floorDiv(local, 86_400)))
-    }
 
     // MARK: - Parameters
 

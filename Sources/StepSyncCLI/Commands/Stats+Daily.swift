@@ -63,7 +63,7 @@ struct DailyStatsOptions: ParsableArguments {
                 last = try DailyStepsRequest.parseDate(to, parameter: "--to")
             } else {
                 // The day of the newest step sample (today in an empty store), but not before --from.
-                let newest = Self.localDate(of: try store.bounds(of: .stepCount)?.last ?? Self.ms(today()), in: zone)
+                let newest = CivilDate.local(ofMs: try store.bounds(of: .stepCount)?.last ?? Self.ms(today()), in: zone)
                 last = first.map { max($0, newest) } ?? newest
             }
             return try DailyStepsRequest(
@@ -98,10 +98,4 @@ struct DailyStatsOptions: ParsableArguments {
 
     private static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
-    /// The local date of `ms` in `zone`.
-    private static func localDate(of ms: Int64, in zone: TimeZone) -> CivilDate {
-        let seconds = Int64((Double(ms) / 1000).rounded(.down))
-        let local = seconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
-        return CivilDate(daysSinceEpoch: Int((Double(local) / 86_400).rounded(.down)))
-    }
 }

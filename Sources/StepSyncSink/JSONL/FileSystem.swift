@@ -61,25 +61,15 @@ enum FileSystem {
         try syncDirectory(of: path)
     }
 
-    /// Writes `bytes` to a new file at `path` (replacing it atomically: temporary file, sync, rename, directory
-    /// sync).
-    static func replaceFile(_ path: String, with bytes: [UInt8]) throws {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)
-        guard fd >= 0 else { throw SampleLogError.io("cannot create", path: temporary, errno: errno) }
-        defer { close(fd) }
+    /// Writes all of `bytes` to `fd` (retrying short writes and `EINTR`); `path` names the file in the error.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var written = 0
-        try bytes.withUnsafeBytes { raw in
-            while written < raw.count {
-                let n = write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw SampleLogError.io("cannot write", path: temporary, errno: errno) }
-                written += n
-            }
+        while written < bytes.count {
+            let n = write(fd, bytes.baseAddress! + written, bytes.count - written)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw SampleLogError.io("cannot write", path: path, errno: n < 0 ? errno : EIO) }
+            written += n
         }
-        guard syncData(fd) == 0 else { throw SampleLogError.io("cannot sync", path: temporary, errno: errno) }
-        guard rename(temporary, path) == 0 else { throw SampleLogError.io("cannot rename to", path: path, errno: errno) }
-        try syncDirectory(of: path)
     }
 
     /// Appends `bytes` to `path` (created if missing) and syncs it.
@@ -88,15 +78,7 @@ enum FileSystem {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC)
         guard fd >= 0 else { throw SampleLogError.io("cannot open", path: path, errno: errno) }
         defer { close(fd) }
-        var written = 0
-        try bytes.withUnsafeBytes { raw in
-            while written < raw.count {
-                let n = write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw SampleLogError.io("cannot write", path: path, errno: errno) }
-                written += n
-            }
-        }
+        try bytes.withUnsafeBytes { try writeAll(fd, $0, path: path) }
         guard syncData(fd) == 0 else { throw SampleLogError.io("cannot sync", path: path, errno: errno) }
         if !existed { try syncDirectory(of: path) }
     }

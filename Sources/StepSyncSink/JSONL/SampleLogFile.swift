@@ -155,15 +155,7 @@ final class SampleLogFile: Sendable {
             var offset = range.lowerBound
             while offset < range.upperBound {
                 let bytes = try read(offset: offset, length: Int(min(4 << 20, range.upperBound - offset)))
-                var written = 0
-                try bytes.withUnsafeBytes { raw in
-                    while written < raw.count {
-                        let n = FileSystem.write(out, raw.baseAddress! + written, raw.count - written)
-                        if n < 0, errno == EINTR { continue }
-                        guard n > 0 else { throw SampleLogError.io("cannot write", path: temporaryPath, errno: errno) }
-                        written += n
-                    }
-                }
+                try bytes.withUnsafeBytes { try FileSystem.writeAll(out, $0, path: temporaryPath) }
                 offset += Int64(bytes.count)
             }
         }

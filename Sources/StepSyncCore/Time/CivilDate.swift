@@ -97,3 +97,18 @@ public struct CivilDate: Hashable, Sendable, Comparable, Strideable, CustomStrin
     /// The date `n` days later (earlier when negative).
     public func advanced(by n: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + n) }
 }
+
+extension CivilDate {
+    /// The local date of instant `ms` (UTC milliseconds) in `zone`, by whole-second integer arithmetic (instants
+    /// before 1970 and zones west of UTC included): the one rule the sink, the CLI and the daily totals use.
+    public static func local(ofMs ms: Int64, in zone: TimeZone) -> CivilDate {
+        let seconds = floorDiv(ms, 1000)
+        let local = seconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        return CivilDate(daysSinceEpoch: Int(floorDiv(local, 86_400)))
+    }
+
+    private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return a % b < 0 ? q - 1 : q
+    }
+}
