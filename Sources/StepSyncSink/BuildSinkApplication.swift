@@ -46,7 +46,9 @@ public func buildSinkApplication(
     var app = Application(
         responder: SinkResponder(storage: storage, authenticator: authenticator, configuration: configuration,
                                  loopbackOnly: HostPolicy.isLoopbackAddress(configuration.host),
-                                 budget: BodyBudget(capacity: configuration.maxBufferedBytes)),
+                                 budget: BodyBudget(capacity: configuration.maxBufferedBytes),
+                                 // A storage with clients of its own counts each one's activity apart.
+                                 activity: SinkActivity(perClient: !(authenticator is SharedTokenAuthenticator))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "stepsync"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger

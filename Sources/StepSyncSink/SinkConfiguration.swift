@@ -30,6 +30,9 @@ public struct SinkConfiguration: Sendable {
     public var durable: Bool
     /// The `Retry-After` (seconds) of a 503 after a failed write.
     public var retryAfterSeconds: Int
+    /// The most distinct sample types stored (per client on PostgreSQL); a request that would go past it is
+    /// answered 422 naming the limit, and nothing of it is stored (`serve --max-types`, 1…100,000).
+    public var maxTypes: Int
     /// Called after every synced commit of the data files (tests count group commits with it).
     public var onSync: (@Sendable () -> Void)?
 
@@ -48,6 +51,7 @@ public struct SinkConfiguration: Sendable {
         maxPageBytes: Int = 8 << 20,
         durable: Bool = true,
         retryAfterSeconds: Int = 5,
+        maxTypes: Int = 256,
         onSync: (@Sendable () -> Void)? = nil
     ) {
         self.host = host
@@ -63,6 +67,7 @@ public struct SinkConfiguration: Sendable {
         self.maxPageBytes = maxPageBytes
         self.durable = durable
         self.retryAfterSeconds = retryAfterSeconds
+        self.maxTypes = maxTypes
         self.onSync = onSync
     }
 }

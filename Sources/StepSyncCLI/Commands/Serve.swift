@@ -57,6 +57,15 @@ extension StepSyncCommand {
         @Option(help: "The largest request body accepted, in MiB.")
         var maxBodyMib = 64
 
+        @Option(help: ArgumentHelp(
+            "The most distinct sample types stored (per client with --database), 1…100000.",
+            discussion: "A request that would go past it is answered 422 naming the limit; nothing of it is stored."))
+        var maxTypes = 256
+
+        /// The deadline of a request's database work, in seconds (hidden: process tests shorten it).
+        @Option(name: .customLong("database-timeout"), help: .hidden)
+        var databaseTimeout = 6.0
+
         var effectiveToken: String? {
             token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -64,6 +73,12 @@ extension StepSyncCommand {
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
             guard maxBodyMib > 0 else { throw ValidationError("--max-body-mib must be positive") }
+            guard (1...100_000).contains(maxTypes) else {
+                throw ValidationError("--max-types must be 1…100000, not \(maxTypes)")
+            }
+            guard (0.1...600).contains(databaseTimeout) else {
+                throw ValidationError("--database-timeout must be 0.1…600 seconds, not \(databaseTimeout)")
+            }
             if database.givenURL != nil {
                 _ = try database.url()
                 guard token == nil else {
@@ -85,7 +100,8 @@ extension StepSyncCommand {
             logger.logLevel = .info
             let configuration = SinkConfiguration(
                 host: host, port: port, dataPath: dataFile ?? data.dataDirectory.sinkDataPath,
-                token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20)
+                token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20,
+                maxTypes: maxTypes)
             if allowUnauthenticated, effectiveToken == nil, !SinkSetupError.isLoopback(host) {
                 FileHandle.standardError.write(Data("""
                     warning: serving \(host) without a token: anyone who can reach this port can read and delete \
@@ -105,8 +121,12 @@ extension StepSyncCommand {
             if database.givenURL != nil {
                 let postgres: (storage: PostgresSampleStorage, authenticator: ClientAuthenticator<ContinuousClock>)
                 do {
+                    let timeout = Duration.milliseconds(Int64(databaseTimeout * 1000))
                     postgres = try await PostgresSink.prepare(
-                        configuration: .init(url: try database.url(), ingest: databaseIngest), logger: logger)
+                        configuration: .init(url: try database.url(), ingest: databaseIngest,
+                                             leaseTimeout: min(.seconds(5), timeout), operationTimeout: timeout,
+                                             maxTypes: maxTypes),
+                        logger: logger)
                 } catch let error as PostgresStorageError {
                     FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
                     throw ExitCode.failure
@@ -120,10 +140,19 @@ extension StepSyncCommand {
             }
         }
 
+        /// How long SIGTERM/SIGINT let requests in flight finish before they are cancelled, and how long the
+        /// cancellation may take: the sink is gone within 10 s of the signal in every state. The drain outlasts a
+        /// request's database deadline (`--database-timeout`, 6 s), so a request in flight gets its answer (503 at
+        /// worst) rather than a closed connection.
+        static let drainTimeout: Duration = .seconds(7)
+        static let cancellationTimeout: Duration = .seconds(2)
+
         private func run(_ app: some Service, logger: Logger) async throws {
-            let group = ServiceGroup(configuration: .init(
-                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            try await group.run()
+            var configuration = ServiceGroupConfiguration(
+                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            configuration.maximumGracefulShutdownDuration = Self.drainTimeout
+            configuration.maximumCancellationDuration = Self.cancellationTimeout
+            try await ServiceGroup(configuration: configuration).run()
         }
     }
 }
