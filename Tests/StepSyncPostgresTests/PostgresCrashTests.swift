@@ -18,8 +18,9 @@ import Testing
 struct PostgresCrashTests {
     /// Where the 8 requests are when the database stops.
     enum Moment: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        /// Before COPY: the database's processes are paused (SIGSTOP), so the requests wait for a connection, the
-        /// token lookup or BEGIN; the stop lands on the paused server.
+        /// Before COPY: the database's processes are paused (SIGSTOP), so the requests wait on their first database
+        /// step (the token lookup: its query, or a new connection's startup, unread in the server's sockets); the
+        /// stop lands on the paused server.
         case beforeCopy
         /// After COPY into the staging table, in `INSERT … SELECT`: a `psql` holds `LOCK TABLE samples IN SHARE MODE`
         /// (reads pass, inserts wait); 8 backends wait on it.
@@ -121,7 +122,7 @@ struct PostgresCrashTests {
         }
     }
 
-    @Test("SIGTERM while 8 POSTs wait on a database that went quiet (paused, never stopped): each answered 503, the sink gone within 10 s")
+    @Test("SIGTERM while 8 POSTs wait on a database that went quiet (held in INSERT, then paused, never stopped): each answered 503, the sink gone within 10 s")
     func sigtermWhileTheDatabaseIsQuiet() async throws {
         try await PostgresHarness.withServer { server in
             let url = try await server.createDatabase()
@@ -130,24 +131,33 @@ struct PostgresCrashTests {
             let serve = try await StepSyncBinary.serve(url: url, port: port)
             let caller = SinkCaller(port: port, token: token)
             #expect(try await caller.post(stepSamples(10, first: 10_000)).status == 200)
-            server.pause()
-            defer { server.resume() }
+            let holder = try server.startPsql("BEGIN; LOCK TABLE samples IN SHARE MODE; SELECT pg_sleep(600)", url: url)
+            _ = try await waitUntil("the psql's lock on samples", while: { true }) {
+                try await server.psql("""
+                    SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                    WHERE c.relname = 'samples' AND l.mode = 'ShareLock' AND l.granted
+                    """, url: url) == "1\n"
+            }
             let (statuses, exit) = try await withThrowingTaskGroup(of: Int.self) { group in
                 for i in 0..<8 {
                     group.addTask { try await caller.post(stepSamples(50, first: i * 100), timeout: .seconds(120)).status }
                 }
-                _ = try await waitUntil("requests waiting on the paused database", while: { true }) {
-                    server.unreadConnections() > 0
+                // All 8 in the sink's hands (each one's INSERT waits in the database), then the database goes quiet.
+                _ = try await waitUntil("8 requests held in INSERT", while: { true }) {
+                    try await Self.backends(server, url, "wait_event_type = 'Lock'") == 8
                 }
+                server.pause()
                 kill(serve.pid, SIGTERM)
                 let exit = try await serve.wait(timeout: .seconds(10))
                 var statuses: [Int] = []
                 for try await status in group { statuses.append(status) }
                 return (statuses, exit)
             }
+            server.resume()
+            kill(holder, SIGTERM)
             #expect(exit == 0, "\(serve.stderr.suffix(800))")
             #expect(statuses == Array(repeating: 503, count: 8), "\(statuses)")
-            server.resume()
+            #expect(!serve.stderr.contains("CONTINUATION MISUSE"))
             #expect(try await PostgresProcessTests.rows(server, url) == 10)
         }
     }
