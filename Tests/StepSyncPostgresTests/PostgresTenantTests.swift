@@ -117,6 +117,28 @@ struct PostgresTenantTests {
         }
     }
 
+    @Test("serve --max-types: out of 1…100000 refused before anything runs, naming the option and the range; in range, the binary's limit answers 422")
+    func maxTypesOption() async throws {
+        for value in ["0", "100001"] {
+            let refused = try await StepSyncBinary.run(["serve", "--port", "0", "--max-types", value])
+            #expect(refused.status == 64 && refused.stderr.contains("--max-types must be 1…100000"), "\(refused.stderr)")
+            #expect(!refused.stdout.contains("listening"))
+        }
+        try await PostgresHarness.withDatabase { url in
+            let token = try #require(try await addClients(["anna"], url: url)["anna"])
+            let port = try PostgresHarness.freePort()
+            let serve = try await StepSyncBinary.serve(url: url, port: port, options: ["--max-types", "2"])
+            let caller = SinkCaller(port: port, token: token)
+            let three = (0..<3).flatMap { stepSamples(2, first: $0 * 10, type: SampleType("HKQuantityTypeIdentifierTest\($0)")) }
+            let reply = try await caller.post(three)
+            #expect(reply.status == 422 && reply.json["limit"] as? Int == 2, "\(reply.text)")
+            #expect(try await caller.post(Array(three.prefix(4))).status == 200)
+            #expect(try await PostgresProcessTests.rows(try await PostgresHarness.sharedServer(), url) == 4)
+            kill(serve.pid, SIGTERM)
+            #expect(try await serve.wait(timeout: .seconds(10)) == 0)
+        }
+    }
+
     @Test("/health with the database down: 503 within the client's 3 s (the sink's bound is 0.8 s), a reason fit for a GET; 200 again once it is back")
     func healthWhileDown() async throws {
         try await PostgresHarness.withServer { server in
