@@ -265,6 +265,9 @@ enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/TooLarge"
           },
+          "422": {
+            "$ref": "#/components/responses/TooManyTypes"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -551,6 +554,9 @@ enum OpenAPIDocument {
           },
           "413": {
             "$ref": "#/components/responses/TooLarge"
+          },
+          "422": {
+            "$ref": "#/components/responses/TooManyTypes"
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
@@ -917,6 +923,16 @@ enum OpenAPIDocument {
           }
         }
       },
+      "TooManyTypes": {
+        "description": "The samples would go past the limit of distinct types (`serve --max-types`; per client on PostgreSQL); `limit` names it. Nothing of the request was stored.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
       "TooLarge": {
         "description": "The body (as sent or inflated) is over the limit.",
         "content": {
@@ -973,6 +989,10 @@ enum OpenAPIDocument {
           },
           "field": {
             "type": "string"
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 1
           }
         }
       },
