@@ -32,7 +32,7 @@ struct PostgresCrashTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("8 POSTs in flight when PostgreSQL is stopped with -m immediate: all answered within 10 s (503 with Retry-After, or 200 only if committed); SIGTERM then stops the sink within 10 s; every 200's uuids are in the database",
+    @Test("8 POSTs in flight when PostgreSQL is stopped with -m immediate: all answered within 10 s (503 with Retry-After, or 200 only if committed); SIGTERM (or SIGINT) then stops the sink within 10 s; every 200's uuids are in the database",
           arguments: Moment.allCases)
     func eightPostsThroughAnImmediateStop(moment: Moment) async throws {
         try await PostgresHarness.withServer { server in
@@ -101,7 +101,8 @@ struct PostgresCrashTests {
                 #expect(refused || reply.status == 200, "request \(i): \(reply.status) \(reply.text)")
             }
 
-            kill(serve.pid, SIGTERM)
+            // SIGINT (Ctrl-C) once, SIGTERM otherwise: both stop it.
+            kill(serve.pid, moment == .inInsert ? SIGINT : SIGTERM)
             let status = try await serve.wait(timeout: .seconds(10))
             #expect(status == 0, "\(serve.stderr.suffix(800))")
             #expect(!serve.stderr.contains("CONTINUATION MISUSE"), "\(serve.stderr.suffix(800))")
