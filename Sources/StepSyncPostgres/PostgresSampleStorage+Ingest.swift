@@ -31,7 +31,7 @@ extension PostgresSampleStorage {
         Array(Set(samples.lazy.map(\.type.rawValue)))
     }
 
-    /// Refuses the batch (``PostgresStorageError/tooManyTypes(limit:)``, before anything is written in its
+    /// Refuses the batch (``PostgresStorageError/tooManyTypes(limit:stored:new:)``, before anything is written in its
     /// transaction) when its types would bring `client` past ``Configuration/maxTypes`` distinct types.
     ///
     /// The usual batch brings no new type: one statement, an index probe per type of the batch. Only a batch with a
@@ -40,7 +40,6 @@ extension PostgresSampleStorage {
     /// `samples_client_type_start` (one probe per type held, stopping past the limit), not a scan of its samples.
     func checkTypeLimit(_ types: [String], client: Int64, on connection: PostgresConnection) async throws {
         let limit = configuration.maxTypes
-        if types.count > limit { throw PostgresStorageError.tooManyTypes(limit: limit) }
         guard try await newTypes(types, client: client, on: connection) > 0 else { return }
         try await connection.query("""
             SELECT pg_advisory_xact_lock(\(Self.typeLockClass), \(Int32(truncatingIfNeeded: client)))
@@ -59,7 +58,7 @@ extension PostgresSampleStorage {
             """, logger: logger)
         var held = 0
         for try await count in rows.decode(Int.self) { held = count }
-        if held + fresh > limit { throw PostgresStorageError.tooManyTypes(limit: limit) }
+        if held + fresh > limit { throw PostgresStorageError.tooManyTypes(limit: limit, stored: held, new: fresh) }
     }
 
     /// The first key of the type limit's advisory lock (the second is the client's id); `pg_advisory_xact_lock(int,

@@ -140,8 +140,8 @@ extension PostgresSampleStorage: SampleStorage {
             throw error
         } catch {
             let failure = PostgresStorageError.from(error)
-            if let limit = failure.typeLimit {
-                throw SampleStorageError.tooManyTypes(limit: limit)
+            if let counts = failure.typeCounts {
+                throw SampleStorageError.tooManyTypes(limit: counts.limit, stored: counts.stored, new: counts.new)
             }
             logger.warning("Database request failed; answered 503", metadata: [
                 "postgres.error.kind": "\(failure.kind)", "postgres.error": "\(failure.message)",

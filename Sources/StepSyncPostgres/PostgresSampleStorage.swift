@@ -42,7 +42,7 @@ public final class PostgresSampleStorage: Sendable {
         /// answers from that at once and probes in the background).
         public var healthTimeout: Duration
         /// The most distinct sample types one client may hold; a batch that would bring it past them is refused
-        /// whole (``SampleStorageError/tooManyTypes(limit:)``).
+        /// whole (``SampleStorageError/tooManyTypes(limit:stored:new:)``).
         public var maxTypes: Int
         /// The `Retry-After` the sink sends with a 503 when the database is unavailable, in seconds.
         public var retryAfterSeconds: Int

@@ -33,8 +33,9 @@ public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
     /// A stable key for the kind of failure (`database_unavailable`, `client_exists`, …).
     public var kind: String { code.rawValue }
 
-    /// For a batch refused by the type limit: the limit (the sink answers 422).
-    public var typeLimit: Int? { code == .tooManyTypes ? Int(detail) : nil }
+    /// For a batch refused by the type limit: the limit, the client's types and the batch's new ones (the sink
+    /// answers 400 `too_many_types`).
+    public private(set) var typeCounts: (limit: Int, stored: Int, new: Int)?
 
     /// True when the database could not be reached or went away: answer 503 with `Retry-After`; the client resends.
     public var isUnavailable: Bool { code == .unavailable }
@@ -66,8 +67,10 @@ public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
 
     static func badName(_ problem: String) -> Self { Self(.badName, "client name \(problem)") }
 
-    static func tooManyTypes(limit: Int) -> Self {
-        Self(.tooManyTypes, "the batch would bring the client past \(limit) distinct types", detail: String(limit))
+    static func tooManyTypes(limit: Int, stored: Int, new: Int) -> Self {
+        var error = Self(.tooManyTypes, "the batch would bring the client past \(limit) distinct types")
+        error.typeCounts = (limit, stored, new)
+        return error
     }
 
     static func query(_ detail: String) -> Self { Self(.query, "the database refused a query: \(detail)") }

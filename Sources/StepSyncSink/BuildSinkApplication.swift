@@ -23,7 +23,8 @@ public func buildSinkApplication(
 ) async throws -> some ApplicationProtocol {
     try SinkSetupError.check(configuration)
     let storage = try JSONLStorage(stepsPath: configuration.dataPath, durable: configuration.durable,
-                                   retryAfterSeconds: configuration.retryAfterSeconds, onSync: configuration.onSync,
+                                   retryAfterSeconds: configuration.retryAfterSeconds, maxTypes: configuration.maxTypes,
+                                   onSync: configuration.onSync,
                                    logger: logger)
     return try buildSinkApplication(configuration: configuration, storage: storage,
                                     authenticator: SharedTokenAuthenticator(token: configuration.token), logger: logger,
@@ -43,12 +44,23 @@ public func buildSinkApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     if authenticator is SharedTokenAuthenticator { try SinkSetupError.check(configuration) }
+    let limits = configuration.connectionLimits
+    let descriptorLimit = ConnectionLimits.currentDescriptorLimit()
+    let registry = ConnectionRegistry(capacity: limits.connectionCap(descriptorLimit: descriptorLimit),
+                                      onChange: configuration.onConnectionsChange)
+    logger.info("Connection limits", metadata: [
+        "sink.connections.max": "\(registry.capacity)",
+        "sink.connections.descriptorLimit": "\(descriptorLimit.map(String.init) ?? "unlimited")",
+        "sink.timeout.header": "\(limits.headerTimeout)", "sink.timeout.body": "\(limits.bodyTimeout)",
+        "sink.timeout.idle": "\(limits.idleTimeout)",
+    ])
     var app = Application(
         responder: SinkResponder(storage: storage, authenticator: authenticator, configuration: configuration,
                                  loopbackOnly: HostPolicy.isLoopbackAddress(configuration.host),
                                  budget: BodyBudget(capacity: configuration.maxBufferedBytes),
                                  // A storage with clients of its own counts each one's activity apart.
                                  activity: SinkActivity(perClient: !(authenticator is SharedTokenAuthenticator))),
+        server: GuardedHTTP1Channel.builder(limits: limits, registry: registry, logger: logger),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "stepsync"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
@@ -65,14 +77,27 @@ public struct SinkSetupError: Error, CustomStringConvertible {
     /// Whether `host` is a loopback address (`localhost`, `127.0.0.0/8`, `::1`), which needs no token.
     public static func isLoopback(_ host: String) -> Bool { HostPolicy.isLoopbackAddress(host) }
 
-    /// Refuses a non-loopback bind without a token unless ``SinkConfiguration/allowUnauthenticated``.
+    /// The shortest token a sink on a non-loopback address accepts.
+    public static let minimumPublicTokenLength = 16
+
+    /// Refuses a non-loopback bind without a token unless ``SinkConfiguration/allowUnauthenticated``, and with a
+    /// token shorter than ``minimumPublicTokenLength`` characters or made of whitespace only.
     public static func check(_ configuration: SinkConfiguration) throws {
-        guard !HostPolicy.isLoopbackAddress(configuration.host), configuration.token == nil,
-              !configuration.allowUnauthenticated
-        else { return }
-        throw SinkSetupError(description: """
-            --host \(configuration.host) is reachable from other machines: set --token (or STEPSYNC_TOKEN) so only \
-            clients with it can read and delete samples, or pass --allow-unauthenticated to run it open
-            """)
+        guard !HostPolicy.isLoopbackAddress(configuration.host) else { return }
+        guard let token = configuration.token else {
+            guard !configuration.allowUnauthenticated else { return }
+            throw SinkSetupError(description: """
+                --host \(configuration.host) is reachable from other machines: set --token (or STEPSYNC_TOKEN) so only \
+                clients with it can read and delete samples, or pass --allow-unauthenticated to run it open
+                """)
+        }
+        let meaningful = token.unicodeScalars.filter { !$0.properties.isWhitespace }.count
+        guard token.count >= minimumPublicTokenLength, meaningful > 0 else {
+            throw SinkSetupError(description: """
+                --host \(configuration.host) is reachable from other machines: its --token (or STEPSYNC_TOKEN) must be \
+                at least \(minimumPublicTokenLength) characters and not only spaces (this one has \(token.count)); \
+                e.g. openssl rand -base64 24
+                """)
+        }
     }
 }

@@ -25,14 +25,24 @@ public struct SinkConfiguration: Sendable {
     public var maxPageLimit: Int
     /// The most bytes of stored JSON in one page (a page always holds at least one sample).
     public var maxPageBytes: Int
+    /// The most distinct sample types stored: per sink on JSONL, per client on PostgreSQL. A request that would go
+    /// past it is refused whole with 400 `too_many_types`. HealthKit has about 200 types.
+    public var maxTypes: Int
+    /// ``maxTypes``'s default.
+    public static let defaultMaxTypes = 256
+    /// The accepted range of ``maxTypes`` (`serve --max-types`).
+    public static let maxTypesRange = 1...10_000
+    /// Which other origins' pages may call the API from a browser (``CORSPolicy``); none by default.
+    public var cors: CORSPolicy = .none
     /// Whether a 2xx waits for the data sync. Turning it off is for benchmarks only: acknowledged samples can then
     /// be lost on a crash.
     public var durable: Bool
     /// The `Retry-After` (seconds) of a 503 after a failed write.
     public var retryAfterSeconds: Int
-    /// The most distinct sample types stored (per client on PostgreSQL); a request that would go past it is
-    /// answered 422 naming the limit, and nothing of it is stored (`serve --max-types`, 1…100,000).
-    public var maxTypes: Int
+    /// Header, body and idle timeouts and the connection cap (``ConnectionLimits``).
+    public var connectionLimits: ConnectionLimits
+    /// Called with the connection counts after every change (tests wait on it rather than on the clock).
+    public var onConnectionsChange: (@Sendable (ConnectionCounts) -> Void)?
     /// Called after every synced commit of the data files (tests count group commits with it).
     public var onSync: (@Sendable () -> Void)?
 
@@ -49,9 +59,10 @@ public struct SinkConfiguration: Sendable {
         defaultPageLimit: Int = 1000,
         maxPageLimit: Int = 10_000,
         maxPageBytes: Int = 8 << 20,
+        maxTypes: Int = SinkConfiguration.defaultMaxTypes,
         durable: Bool = true,
         retryAfterSeconds: Int = 5,
-        maxTypes: Int = 256,
+        connectionLimits: ConnectionLimits = ConnectionLimits(),
         onSync: (@Sendable () -> Void)? = nil
     ) {
         self.host = host
@@ -65,9 +76,10 @@ public struct SinkConfiguration: Sendable {
         self.defaultPageLimit = defaultPageLimit
         self.maxPageLimit = maxPageLimit
         self.maxPageBytes = maxPageBytes
+        self.maxTypes = maxTypes
         self.durable = durable
         self.retryAfterSeconds = retryAfterSeconds
-        self.maxTypes = maxTypes
+        self.connectionLimits = connectionLimits
         self.onSync = onSync
     }
 }

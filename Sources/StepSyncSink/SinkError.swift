@@ -17,7 +17,6 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
         case unsupportedMediaType = "unsupported_media_type"
         case storage = "storage_unavailable"
         case busy
-        case tooManyTypes = "too_many_types"
     }
 
     private let code: Code
@@ -28,7 +27,6 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
     private var kind: String
     private var sampleIndex: Int?
     private var field: String?
-    private var limit: Int?
     /// Extra response headers (`Allow`, `WWW-Authenticate`, `Retry-After`).
     public var headers: HTTPFields = [:]
 
@@ -110,19 +108,15 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
         return e
     }
 
-    /// 422: the request would bring the stored samples past `limit` distinct types; nothing of it was stored.
-    /// The body names the limit (`"limit":N`).
-    static func tooManyTypes(_ message: String, limit: Int) -> SinkError {
-        var e = SinkError(.tooManyTypes, .unprocessableContent, message)
-        e.limit = limit
-        return e
-    }
-
-    /// The answer to a storage error: 503 for ``SampleStorageError/unavailable(_:retryAfterSeconds:)``, 422 for
-    /// ``SampleStorageError/tooManyTypes(limit:)``, 400 for a bad cursor.
+    /// The answer to a storage error: 503 for ``SampleStorageError/unavailable(_:retryAfterSeconds:)``, 400
+    /// `too_many_types` (field `type`) past the type limit, 400 for a bad cursor.
     static func storage(_ error: SampleStorageError) -> SinkError {
         if error.isUnavailable { return unavailable(error.message, retryAfterSeconds: error.retryAfterSeconds ?? 5) }
-        if let limit = error.typeLimit { return tooManyTypes(error.message, limit: limit) }
+        if error.isTooManyTypes {
+            var e = badRequest(error.message, field: "type")
+            e.kind = "too_many_types"
+            return e
+        }
         return badRequest(error.message, field: "cursor")
     }
 
@@ -133,7 +127,6 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
         var object: [String: Any] = ["error": kind, "message": message]
         if let sampleIndex { object["index"] = sampleIndex }
         if let field { object["field"] = field }
-        if let limit { object["limit"] = limit }
         return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
     }
 

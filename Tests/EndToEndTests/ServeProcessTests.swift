@@ -207,4 +207,90 @@ struct ServeProcessTests {
             #expect(lines.count == fixture.samples.count, "a sample was written twice")
         }
     }
+
+    /// One sample of each of `types` invented type names (`HKQuantityTypeIdentifierFuzz000`…), uuids from `first`.
+    func manyTypesBody(_ types: Int, first: Int = 0) -> [UInt8] {
+        let base = ISO8601Millis.parse("2025-05-11T00:00:00.000Z")!
+        let samples = (0..<types).map { i in
+            HealthSample(uuid: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", first + i))!,
+                         type: SampleType(String(format: "HKQuantityTypeIdentifierFuzz%03d", i)),
+                         startMs: base + Int64(i) * 60_000, endMs: base + Int64(i) * 60_000, value: Double(i + 1),
+                         unit: "count", sourceName: "Test", sourceBundleId: "com.example.test")
+        }
+        return WireEncoder.encodeSamplesRequest(samples)
+    }
+
+    @Test("""
+        issue 21.3: at a 256-descriptor limit, 300 distinct types in one POST get 400 too_many_types (nothing stored); \
+        with --max-types 1000 all 300 are stored, /health stays 200 and requests go on; restarted at the same limit \
+        over 300 type files, the sink serves them
+        """)
+    func manyTypesAtLowDescriptorLimit() async throws {
+        try await withSinkDirectory { dir in
+            let limit = ["/usr/bin/prlimit", "--nofile=256:256", "--"]
+            do {
+                let (serve, port) = try await startServe(dir, prefix: limit)
+                defer { kill(serve.pid, SIGKILL) }
+                let refused = try await request(.POST, port: port, "/samples", body: manyTypesBody(300))
+                #expect(refused.status == 400)
+                #expect(refused.json["error"] as? String == "too_many_types")
+                #expect((refused.json["message"] as? String)?.contains("at most 256") == true, "\(refused.json)")
+                let types = try await request(port: port, "/samples/types")
+                #expect((types.json["types"] as? [String: Any])?.isEmpty == true, "\(types.json)")
+                let files = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/samples")) ?? []
+                #expect(files.filter { $0.hasSuffix(".jsonl") }.isEmpty, "\(files.count) type files created")
+                #expect(try await request(port: port, "/health").status == 200)
+            }
+            do {
+                let (serve, port) = try await startServe(dir, ["--max-types", "1000"], prefix: limit)
+                defer { kill(serve.pid, SIGKILL) }
+                let stored = try await request(.POST, port: port, "/samples", body: manyTypesBody(300))
+                #expect(stored.status == 200, "\(stored.json)")
+                #expect(stored.json["inserted"] as? Int == 300)
+                // Requests go on: the descriptors of 300 files are not held.
+                for round in 0..<3 {
+                    let again = try await request(.POST, port: port, "/samples", body: manyTypesBody(300, first: 1000 * (round + 1)))
+                    #expect(again.status == 200 && again.json["inserted"] as? Int == 300, "\(again.json)")
+                }
+                #expect(try await request(port: port, "/health").status == 200)
+                let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(serve.pid)/fd").count
+                #expect(open < 128, "the sink holds \(open) descriptors")
+                kill(serve.pid, SIGTERM)
+                #expect(try await serve.wait(timeout: .seconds(60)) == 0)
+            }
+            do {
+                let (serve, port) = try await startServe(dir, ["--max-types", "1000"], prefix: limit)
+                defer { kill(serve.pid, SIGKILL) }
+                #expect(try await request(port: port, "/health").status == 200)
+                let types = try await request(port: port, "/samples/types")
+                let counts = types.json["types"] as? [String: Int] ?? [:]
+                #expect(counts.count == 300 && counts.values.allSatisfy { $0 == 4 }, "\(counts.count) types")
+                let page = try await request(port: port, "/samples?type=HKQuantityTypeIdentifierFuzz299")
+                let uuids = Set((page.json["samples"] as? [[String: Any]] ?? []).compactMap { $0["uuid"] as? String })
+                #expect(uuids == Set([299, 1299, 2299, 3299].map {
+                    String(format: "00000000-0000-4000-8000-%012d", $0)
+                }))
+            }
+        }
+    }
+
+    @Test("issue 21.8/21.10: absurd serve options refuse to start, naming the option and its range")
+    func absurdOptionsRefused() async throws {
+        let cases: [([String], String)] = [
+            (["--max-body-mib", "9000000000000"], "--max-body-mib"),
+            (["--max-body-mib", "0"], "--max-body-mib must be 1…1024"),
+            (["--max-body-mib", "1025"], "--max-body-mib must be 1…1024"),
+            (["--max-types", "0"], "--max-types must be 1…10000"),
+            (["--port", "70000"], "--port"),
+            (["--host", "0.0.0.0", "--token", " "], "at least 16 characters"),
+            (["--host", "0.0.0.0", "--token", "x"], "at least 16 characters"),
+            (["--host", "0.0.0.0", "--token", String(repeating: " ", count: 20)], "not only spaces"),
+        ]
+        for (arguments, expected) in cases {
+            let (status, process) = try await StepSyncProcess.run(["serve", "--port", "0"] + arguments)
+            #expect(status != 0, "\(arguments) started")
+            #expect(process.stderr.contains(expected), "\(arguments): \(process.stderr)")
+            #expect(!process.stdout.contains("listening"), "\(arguments)")
+        }
+    }
 }

@@ -81,7 +81,7 @@ struct PostgresTenantTests {
         }
     }
 
-    @Test("a POST that would bring a client past --max-types is answered 422 naming the limit and stores nothing of it; other clients have limits of their own")
+    @Test("a POST that would bring a client past --max-types is answered 400 too_many_types naming the limit and stores nothing of it; other clients have limits of their own")
     func typeLimit() async throws {
         try await PostgresHarness.withDatabase { url in
             let tokens = try await addClients(["anna", "ben"], url: url)
@@ -92,21 +92,24 @@ struct PostgresTenantTests {
                 func samples(_ type: SampleType, first: Int) -> [HealthSample] { stepSamples(5, first: first, type: type) }
 
                 let four = try await anna.post(types.enumerated().flatMap { samples($1, first: $0 * 10) })
-                #expect(four.status == 422 && four.json["error"] as? String == "too_many_types", "\(four.text)")
-                #expect(four.json["limit"] as? Int == 3 && (four.json["message"] as? String)?.contains("3 distinct types") == true)
+                #expect(four.status == 400 && four.json["error"] as? String == "too_many_types", "\(four.text)")
+                #expect(four.json["field"] as? String == "type")
+                #expect((four.json["message"] as? String)?.contains("at most 3 sample types (--max-types); it holds 0 and the request adds 4") == true,
+                        "\(four.text)")
                 #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "0\n")
 
                 #expect(try await anna.post(samples(types[0], first: 100) + samples(types[1], first: 110)).status == 200)
                 // 2 held + 2 new > 3: refused whole, also the samples of a type she holds.
                 let over = try await anna.post(samples(types[0], first: 200) + samples(types[2], first: 210)
                                                + samples(types[3], first: 220))
-                #expect(over.status == 422 && over.json["limit"] as? Int == 3)
+                #expect(over.status == 400 && over.json["error"] as? String == "too_many_types")
+                #expect((over.json["message"] as? String)?.contains("it holds 2 and the request adds 2") == true, "\(over.text)")
                 #expect(try await server.psql("SELECT type, count(*) FROM samples GROUP BY type ORDER BY type", url: url)
                         == "HKQuantityTypeIdentifierTest0|5\nHKQuantityTypeIdentifierTest1|5\n")
                 // Exactly at the limit, and more of the types held: stored.
                 #expect(try await anna.post(samples(types[2], first: 300) + samples(types[0], first: 310)).status == 200)
                 let fourth = try await anna.post(samples(types[3], first: 400))
-                #expect(fourth.status == 422, "\(fourth.text)")
+                #expect(fourth.status == 400 && fourth.json["error"] as? String == "too_many_types", "\(fourth.text)")
                 #expect(try await anna.send(.GET, "/samples/types").json["types"] as? [String: Int]
                         == [types[0].rawValue: 10, types[1].rawValue: 5, types[2].rawValue: 5])
                 // Ben's limit is his own.
@@ -117,11 +120,11 @@ struct PostgresTenantTests {
         }
     }
 
-    @Test("serve --max-types: out of 1…100000 refused before anything runs, naming the option and the range; in range, the binary's limit answers 422")
+    @Test("serve --max-types: out of 1…10000 refused before anything runs, naming the option and the range; in range, the binary's limit answers 400 too_many_types")
     func maxTypesOption() async throws {
-        for value in ["0", "100001"] {
+        for value in ["0", "10001"] {
             let refused = try await StepSyncBinary.run(["serve", "--port", "0", "--max-types", value])
-            #expect(refused.status == 64 && refused.stderr.contains("--max-types must be 1…100000"), "\(refused.stderr)")
+            #expect(refused.status == 64 && refused.stderr.contains("--max-types must be 1…10000"), "\(refused.stderr)")
             #expect(!refused.stdout.contains("listening"))
         }
         try await PostgresHarness.withDatabase { url in
@@ -131,7 +134,8 @@ struct PostgresTenantTests {
             let caller = SinkCaller(port: port, token: token)
             let three = (0..<3).flatMap { stepSamples(2, first: $0 * 10, type: SampleType("HKQuantityTypeIdentifierTest\($0)")) }
             let reply = try await caller.post(three)
-            #expect(reply.status == 422 && reply.json["limit"] as? Int == 2, "\(reply.text)")
+            #expect(reply.status == 400 && reply.json["error"] as? String == "too_many_types", "\(reply.text)")
+            #expect((reply.json["message"] as? String)?.contains("at most 2 sample types") == true, "\(reply.text)")
             #expect(try await caller.post(Array(three.prefix(4))).status == 200)
             #expect(try await PostgresProcessTests.rows(try await PostgresHarness.sharedServer(), url) == 4)
             kill(serve.pid, SIGTERM)

@@ -45,7 +45,8 @@ enum SinkBackend: String, CaseIterable, Sendable, CustomStringConvertible {
         case .jsonl:
             let storage = try JSONLStorage(stepsPath: configuration.dataPath, durable: configuration.durable,
                                            retryAfterSeconds: configuration.retryAfterSeconds,
-                                           onSync: configuration.onSync, logger: quietLogger)
+                                           maxTypes: configuration.maxTypes, onSync: configuration.onSync,
+                                           logger: quietLogger)
             return (storage, SharedTokenAuthenticator(token: configuration.token), configuration.token)
         case .postgres:
             return try await makePostgresStorage(directory: directory, configuration: configuration)

@@ -54,13 +54,47 @@ extension StepSyncCommand {
         @Flag(help: "Run on a non-loopback --host without a token: anyone who can reach it can read and delete.")
         var allowUnauthenticated = false
 
-        @Option(help: "The largest request body accepted, in MiB.")
+        @Option(help: "The largest request body accepted, in MiB (1…1024).")
         var maxBodyMib = 64
 
         @Option(help: ArgumentHelp(
-            "The most distinct sample types stored (per client with --database), 1…100000.",
-            discussion: "A request that would go past it is answered 422 naming the limit; nothing of it is stored."))
-        var maxTypes = 256
+            "The most distinct sample types stored (\(SinkConfiguration.maxTypesRange.lowerBound)…\(SinkConfiguration.maxTypesRange.upperBound)).",
+            discussion: "Per sink on JSONL, per client with --database; a request bringing more is refused whole (400 too_many_types)."))
+        var maxTypes = SinkConfiguration.defaultMaxTypes
+
+        @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
+            "Let pages of this origin call the API from a browser (repeatable), e.g. https://app.example.",
+            discussion: "None by default. Answers preflights and adds Access-Control-Allow-Origin for these origins only.",
+            valueName: "origin"))
+        var corsOrigins: [String] = []
+
+        @Option(help: ArgumentHelp(
+            "Seconds a connection may take to send a complete request head (0.1…3600); then 408 and close.",
+            valueName: "seconds"))
+        var headerTimeout: Double = 10
+
+        @Option(help: ArgumentHelp(
+            "Seconds a request body may stall without a byte (0.1…3600); then 408 and close.", valueName: "seconds"))
+        var bodyTimeout: Double = 30
+
+        @Option(help: ArgumentHelp(
+            "Seconds a kept-alive connection may wait for its next request (0.1…3600); then it is closed.",
+            valueName: "seconds"))
+        var idleTimeout: Double = 75
+
+        @Option(help: ArgumentHelp(
+            "The most connections held at once (1…100000), lowered to fit the descriptor limit (ulimit -n).",
+            discussion: """
+                At the cap, the connection waiting longest without a request head is closed to make room; if every \
+                connection is busy with a request, the newcomer is answered 503.
+                """))
+        var maxConnections = 1000
+
+        /// The connection options as limits.
+        var connectionLimits: ConnectionLimits {
+            ConnectionLimits(headerTimeout: .seconds(headerTimeout), bodyTimeout: .seconds(bodyTimeout),
+                             idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections)
+        }
 
         /// The deadline of a request's database work, in seconds (hidden: process tests shorten it).
         @Option(name: .customLong("database-timeout"), help: .hidden)
@@ -72,12 +106,30 @@ extension StepSyncCommand {
 
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
-            guard maxBodyMib > 0 else { throw ValidationError("--max-body-mib must be positive") }
-            guard (1...100_000).contains(maxTypes) else {
-                throw ValidationError("--max-types must be 1…100000, not \(maxTypes)")
-            }
             guard (0.1...600).contains(databaseTimeout) else {
                 throw ValidationError("--database-timeout must be 0.1…600 seconds, not \(databaseTimeout)")
+            }
+            guard (1...1024).contains(maxBodyMib) else {
+                throw ValidationError("--max-body-mib must be 1…1024 (MiB), not \(maxBodyMib)")
+            }
+            guard SinkConfiguration.maxTypesRange.contains(maxTypes) else {
+                throw ValidationError("""
+                    --max-types must be \(SinkConfiguration.maxTypesRange.lowerBound)…\(SinkConfiguration.maxTypesRange.upperBound), \
+                    not \(maxTypes)
+                    """)
+            }
+            for origin in corsOrigins {
+                if let problem = CORSPolicy.problem(with: origin) { throw ValidationError("--cors-origin: \(problem)") }
+            }
+            let range = ConnectionLimits.timeoutSecondsRange
+            for (name, seconds) in [("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
+                                    ("--idle-timeout", idleTimeout)]
+            where !range.contains(seconds) {
+                throw ValidationError("\(name) must be \(range.lowerBound)…\(Int(range.upperBound)) seconds, not \(seconds)")
+            }
+            guard ConnectionLimits.maxConnectionsRange.contains(maxConnections) else {
+                let range = ConnectionLimits.maxConnectionsRange
+                throw ValidationError("--max-connections must be \(range.lowerBound)…\(range.upperBound), not \(maxConnections)")
             }
             if database.givenURL != nil {
                 _ = try database.url()
@@ -98,10 +150,13 @@ extension StepSyncCommand {
         func run() async throws {
             var logger = Logger(label: "stepsync.sink")
             logger.logLevel = .info
-            let configuration = SinkConfiguration(
+            var configuration = SinkConfiguration(
                 host: host, port: port, dataPath: dataFile ?? data.dataDirectory.sinkDataPath,
                 token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20,
-                maxTypes: maxTypes)
+                // A body as large as --max-body-mib always fits the inflate limit and the in-flight budget.
+                maxInflatedBytes: max(256 << 20, maxBodyMib << 20), maxBufferedBytes: max(512 << 20, maxBodyMib << 21),
+                maxTypes: maxTypes, connectionLimits: connectionLimits)
+            configuration.cors = CORSPolicy(allowedOrigins: corsOrigins)
             if allowUnauthenticated, effectiveToken == nil, !SinkSetupError.isLoopback(host) {
                 FileHandle.standardError.write(Data("""
                     warning: serving \(host) without a token: anyone who can reach this port can read and delete \

@@ -265,9 +265,6 @@ enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/TooLarge"
           },
-          "422": {
-            "$ref": "#/components/responses/TooManyTypes"
-          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -398,6 +395,9 @@ enum OpenAPIDocument {
                 },
                 "example": {
                   "tz": "Europe/Berlin",
+                  "from": "2025-05-11",
+                  "to": "2025-05-11",
+                  "unmatched": [],
                   "days": [
                     {
                       "date": "2025-05-11",
@@ -554,9 +554,6 @@ enum OpenAPIDocument {
           },
           "413": {
             "$ref": "#/components/responses/TooLarge"
-          },
-          "422": {
-            "$ref": "#/components/responses/TooManyTypes"
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
@@ -847,7 +844,7 @@ enum OpenAPIDocument {
       "priority": {
         "name": "priority",
         "in": "query",
-        "description": "Device names, highest first, comma-separated (default `Apple Watch,iPhone`).",
+        "description": "Device names, highest first, comma-separated (default `Apple Watch,iPhone`), matched case-insensitively; form-encoded like every query parameter (`Apple+Watch` and `Apple%20Watch` are the same). Names that match no device of the days are listed in the answer's `unmatched`.",
         "schema": {
           "type": "string"
         }
@@ -923,16 +920,6 @@ enum OpenAPIDocument {
           }
         }
       },
-      "TooManyTypes": {
-        "description": "The samples would go past the limit of distinct types (`serve --max-types`; per client on PostgreSQL); `limit` names it. Nothing of the request was stored.",
-        "content": {
-          "application/json": {
-            "schema": {
-              "$ref": "#/components/schemas/Error"
-            }
-          }
-        }
-      },
       "TooLarge": {
         "description": "The body (as sent or inflated) is over the limit.",
         "content": {
@@ -989,10 +976,6 @@ enum OpenAPIDocument {
           },
           "field": {
             "type": "string"
-          },
-          "limit": {
-            "type": "integer",
-            "minimum": 1
           }
         }
       },
@@ -1344,11 +1327,37 @@ enum OpenAPIDocument {
         "type": "object",
         "required": [
           "tz",
+          "from",
+          "to",
+          "unmatched",
           "days"
         ],
         "properties": {
           "tz": {
             "type": "string"
+          },
+          "from": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date",
+            "description": "The first day answered: the request's from, or, without from and to, the first stored day (at most 3,700 days before the last); null when there is none."
+          },
+          "to": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date",
+            "description": "The last day answered; null when there is none."
+          },
+          "unmatched": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "The priority's device names that no step sample of these days came from."
           },
           "days": {
             "type": "array",

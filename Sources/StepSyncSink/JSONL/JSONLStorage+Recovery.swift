@@ -21,13 +21,15 @@ extension JSONLStorage {
     ///   sink starts, and nothing else in the file changes;
     /// - a sample whose uuid is already indexed (from an earlier line or another type's file) stays in the file
     ///   but is not served.
-    static func recover(_ log: inout TypeLog, number: UInt16, index: inout UUIDIndex, logger: Logger) throws {
+    static func recover(_ log: inout TypeLog, number: UInt16, index: inout UUIDIndex, descriptors: DescriptorCache,
+                        logger: Logger) throws {
         let bad = try scan(&log, number: number, index: &index, logger: logger)
         if !bad.isEmpty {
             try quarantine(bad, of: log, logger: logger)
-            // Offsets changed: read the rewritten file again.
+            // The file was renamed over: drop the old descriptor. Offsets changed: read the rewritten file again.
+            descriptors.forget(log.file.path)
             index.removeAll(inLog: number)
-            log = TypeLog(type: log.type, file: try SampleLogFile(path: log.file.path))
+            log = TypeLog(type: log.type, file: try SampleLogFile(path: log.file.path, descriptors: descriptors))
             let again = try scan(&log, number: number, index: &index, logger: logger)
             if let first = again.first {
                 throw SampleLogError.io("line \(first.number) still unreadable after quarantine in", path: log.file.path,

@@ -38,8 +38,12 @@ public actor JSONLStorage: SampleStorage {
     let samplesDirectory: String
     let durable: Bool
     let retryAfterSeconds: Int
+    /// The most sample types (files) this sink stores; a request bringing more is refused whole (400).
+    let maxTypes: Int
     let onSync: (@Sendable () -> Void)?
     let logger: Logger
+    /// The data files' descriptors: a few kept open, however many types there are.
+    let descriptors: DescriptorCache
 
     private var lock: DirectoryLock?
     var logs: [TypeLog] = []
@@ -65,9 +69,13 @@ public actor JSONLStorage: SampleStorage {
     /// - Parameters:
     ///   - durable: whether acknowledgements wait for the data sync (turning it off is for benchmarks only).
     ///   - retryAfterSeconds: the `Retry-After` of a 503 after a failed write.
+    ///   - maxTypes: the most sample types stored (``SinkConfiguration/maxTypes``); type files already in the
+    ///     directory are served even past it, but no new type is then accepted.
+    ///   - openFiles: how many idle data-file descriptors stay open (``DescriptorCache``).
     ///   - onSync: called after every synced commit (tests count group commits with it).
     /// - Throws: ``SampleLogError`` when the directory is held by another sink or a file cannot be opened or read.
     public init(stepsPath: String, durable: Bool = true, retryAfterSeconds: Int = 5,
+                maxTypes: Int = SinkConfiguration.defaultMaxTypes, openFiles: Int = 16,
                 onSync: (@Sendable () -> Void)? = nil, logger: Logger) throws {
         let directory = (stepsPath as NSString).deletingLastPathComponent
         let samplesDirectory = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent("samples")
@@ -75,24 +83,38 @@ public actor JSONLStorage: SampleStorage {
         self.samplesDirectory = samplesDirectory
         self.durable = durable
         self.retryAfterSeconds = retryAfterSeconds
+        let maxTypes = min(max(1, maxTypes), Int(UUIDIndex.empty) - 1)
+        self.maxTypes = maxTypes
         self.onSync = onSync
         self.logger = logger
+        let descriptors = DescriptorCache(capacity: openFiles)
+        self.descriptors = descriptors
         self.storageDescription = StorageDescription(kind: "jsonl", location: directory.isEmpty ? "." : directory)
         FileSystem.ignoreFileSizeSignal()
         self.lock = try DirectoryLock(directory: directory.isEmpty ? "." : directory)
-        var logs = [TypeLog(type: .stepCount, file: try SampleLogFile(path: stepsPath))]
+        var logs = [TypeLog(type: .stepCount, file: try SampleLogFile(path: stepsPath, descriptors: descriptors))]
         if let names = try? FileManager.default.contentsOfDirectory(atPath: samplesDirectory) {
             for name in names.sorted() where name.hasSuffix(".jsonl") {
                 let type = SampleType(String(name.dropLast(".jsonl".count)))
                 guard type != .stepCount, SampleValidation.typeProblem(type) == nil else { continue }
+                guard logs.count < Int(UUIDIndex.empty) else {
+                    throw SampleLogError.io("more type files than a sink can index (\(UUIDIndex.empty - 1)) in",
+                                            path: samplesDirectory, errno: EMFILE)
+                }
                 logs.append(TypeLog(type: type, file: try SampleLogFile(
-                    path: Self.path(of: type, stepsPath: stepsPath, samplesDirectory: samplesDirectory))))
+                    path: Self.path(of: type, stepsPath: stepsPath, samplesDirectory: samplesDirectory),
+                    descriptors: descriptors)))
             }
+        }
+        if logs.count > maxTypes {
+            logger.warning("The data directory holds more types than --max-types; no new type will be accepted",
+                           metadata: ["sink.types": "\(logs.count)", "sink.maxTypes": "\(maxTypes)"])
         }
         // Sized from the files (≈ 200 bytes a line) so that rebuilding does not grow the table again and again.
         var index = UUIDIndex(capacity: Int(logs.reduce(0) { $0 + $1.file.size() } / 200))
         for number in logs.indices {
-            try Self.recover(&logs[number], number: UInt16(number), index: &index, logger: logger)
+            try Self.recover(&logs[number], number: UInt16(number), index: &index, descriptors: descriptors,
+                             logger: logger)
         }
         self.logs = logs
         self.index = index
@@ -123,6 +145,7 @@ public actor JSONLStorage: SampleStorage {
         logs = []
         logNumbers = [:]
         index = UUIDIndex()
+        descriptors.closeAll()
         lock = nil
     }
 
@@ -136,6 +159,7 @@ public actor JSONLStorage: SampleStorage {
     public func insert(_ batch: SampleBatch, for client: ClientIdentity) async throws -> InsertOutcome {
         try prepareWrite()
         let samples = batch.samples
+        try checkTypeLimit(samples)
         // Open the files of new types before anything is enqueued, so a failure leaves nothing half-queued.
         var lastType: SampleType?
         for sample in samples where sample.type != lastType {
@@ -249,15 +273,24 @@ public actor JSONLStorage: SampleStorage {
         if !dirty.contains(number) { dirty.append(number) }
     }
 
+    /// Refuses (before anything is written) a request whose new types would bring the sink past ``maxTypes``.
+    private func checkTypeLimit(_ samples: [HealthSample]) throws {
+        var new: Set<SampleType> = []
+        var lastType: SampleType?
+        for sample in samples where sample.type != lastType {
+            lastType = sample.type
+            if logNumbers[sample.type] == nil { new.insert(sample.type) }
+        }
+        guard !new.isEmpty, logs.count + new.count > maxTypes else { return }
+        throw SampleStorageError.tooManyTypes(limit: maxTypes, stored: logs.count, new: new.count)
+    }
+
     /// The log of `type`, creating its file on first use.
     private func logNumber(for type: SampleType) throws -> Int {
         if let number = logNumbers[type] { return number }
-        guard logs.count < Int(UUIDIndex.empty) else {
-            throw SampleStorageError.unavailable("this sink holds too many sample types", retryAfterSeconds: retryAfterSeconds)
-        }
         let file: SampleLogFile
         do {
-            file = try SampleLogFile(path: path(of: type))
+            file = try SampleLogFile(path: path(of: type), descriptors: descriptors)
         } catch {
             throw failure("cannot create the file of \(type.rawValue): \(error)")
         }
@@ -387,7 +420,8 @@ public actor JSONLStorage: SampleStorage {
             var index = UUIDIndex()
             var fresh = logs.map { TypeLog(type: $0.type, file: $0.file) }
             for number in fresh.indices {
-                try Self.recover(&fresh[number], number: UInt16(number), index: &index, logger: logger)
+                try Self.recover(&fresh[number], number: UInt16(number), index: &index, descriptors: descriptors,
+                                 logger: logger)
             }
             logs = fresh
             self.index = index

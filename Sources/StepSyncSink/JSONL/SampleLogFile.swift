@@ -3,31 +3,43 @@ import StepSyncCore
 
 /// One data file of the JSONL sink at the system-call level: append + data sync, positional reads, truncation.
 ///
-/// Only ``JSONLStorage`` uses it, and only one append runs at a time (its group-commit leader), so the descriptor
-/// needs no lock. Calls block; the storage runs appends on NIO's thread pool. Every system call goes through
-/// ``FileSystem`` (the platform's calls, picked at compile time).
+/// Only ``JSONLStorage`` uses it, and only one append runs at a time (its group-commit leader). Calls block; the
+/// storage runs appends on NIO's thread pool. The file holds no descriptor of its own: each call leases one from the
+/// storage's ``DescriptorCache``, so hundreds of type files cost a handful of descriptors. Every system call goes
+/// through ``FileSystem`` (the platform's calls, picked at compile time).
 final class SampleLogFile: Sendable {
     /// The file's path.
     let path: String
-    private let fd: Int32
+    private let descriptors: DescriptorCache
 
-    /// Opens the file for appending and reading, creating it (and its directory) when missing; a new file's
-    /// directory entry is made durable (`fsync` of the directory).
-    init(path: String) throws {
+    /// Creates the file (and its directory) when missing, making a new file's directory entry durable (`fsync` of
+    /// the directory); its descriptor is opened when first used, through `descriptors`.
+    init(path: String, descriptors: DescriptorCache) throws {
         self.path = path
+        self.descriptors = descriptors
         let directory = (path as NSString).deletingLastPathComponent
         try FileSystem.makeDirectory(directory.isEmpty ? "." : directory)
-        let existed = FileManager.default.fileExists(atPath: path)
-        let fd = FileSystem.open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC)
-        guard fd >= 0 else { throw SampleLogError.io("cannot open", path: path, errno: errno) }
-        self.fd = fd
-        if !existed { try FileSystem.syncDirectory(of: path) }
+        if !FileManager.default.fileExists(atPath: path) {
+            let fd = FileSystem.open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC)
+            guard fd >= 0 else { throw SampleLogError.io("cannot create", path: path, errno: errno) }
+            close(fd)
+            try FileSystem.syncDirectory(of: path)
+        }
+    }
+
+    /// Calls `body` with a descriptor of the file, leased from the cache.
+    private func withFD<T>(_ body: (Int32) throws -> T) throws -> T {
+        try descriptors.withDescriptor(path, body)
     }
 
     /// Writes `bytes` at the end (after cutting the file to nothing when `truncateFirst`), then syncs the data when
     /// `sync`. On any failure the file is cut back to its size before the call (best effort) so it never keeps part
     /// of a batch, and the error is thrown.
     func append(_ bytes: [UInt8], truncateFirst: Bool, sync: Bool) throws {
+        try withFD { fd in try append(bytes, truncateFirst: truncateFirst, sync: sync, fd: fd) }
+    }
+
+    private func append(_ bytes: [UInt8], truncateFirst: Bool, sync: Bool, fd: Int32) throws {
         let before = lseek(fd, 0, SEEK_END)
         if truncateFirst {
             guard ftruncate(fd, 0) == 0 else { throw SampleLogError.io("cannot truncate", path: path, errno: errno) }
@@ -57,6 +69,10 @@ final class SampleLogFile: Sendable {
 
     /// Reads `length` bytes at `offset`.
     func read(offset: Int64, length: Int) throws -> [UInt8] {
+        try withFD { fd in try read(offset: offset, length: length, fd: fd) }
+    }
+
+    private func read(offset: Int64, length: Int, fd: Int32) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: length)
         var done = 0
         try out.withUnsafeMutableBytes { raw in
@@ -72,14 +88,20 @@ final class SampleLogFile: Sendable {
 
     /// Cuts the file to `length` bytes and syncs it.
     func truncate(to length: Int64) throws {
-        guard ftruncate(fd, off_t(length)) == 0, FileSystem.syncData(fd) == 0 else {
-            throw SampleLogError.io("cannot truncate", path: path, errno: errno)
+        try withFD { fd in
+            guard ftruncate(fd, off_t(length)) == 0, FileSystem.syncData(fd) == 0 else {
+                throw SampleLogError.io("cannot truncate", path: path, errno: errno)
+            }
         }
     }
 
     /// Calls `body` with each complete line (without its `\n`) and the line's offset, reading 4 MiB at a time.
     /// Returns the offset just after the last complete line; bytes after it are a torn tail.
     func forEachLine(_ body: (UnsafeRawBufferPointer, Int64) throws -> Void) throws -> Int64 {
+        try withFD { fd in try forEachLine(fd: fd, body) }
+    }
+
+    private func forEachLine(fd: Int32, _ body: (UnsafeRawBufferPointer, Int64) throws -> Void) throws -> Int64 {
         let chunk = 4 << 20
         var carry: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: chunk)
@@ -127,7 +149,7 @@ final class SampleLogFile: Sendable {
             if range.lowerBound > from { kept.append(from..<range.lowerBound) }
             from = range.upperBound
         }
-        let end = size()
+        let end = try sizeOrThrow()
         if end > from { kept.append(from..<end) }
         for range in kept {
             var offset = range.lowerBound
@@ -148,10 +170,15 @@ final class SampleLogFile: Sendable {
         guard FileSystem.syncData(out) == 0 else { throw SampleLogError.io("cannot sync", path: temporaryPath, errno: errno) }
     }
 
-    /// The file's size in bytes.
-    func size() -> Int64 { Int64(lseek(fd, 0, SEEK_END)) }
+    /// The file's size in bytes (0 when it cannot be read: the next write or read reports why).
+    func size() -> Int64 { (try? sizeOrThrow()) ?? 0 }
 
-    deinit { close(fd) }
+    /// The file's size in bytes.
+    func sizeOrThrow() throws -> Int64 {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw SampleLogError.io("cannot stat", path: path, errno: errno) }
+        return Int64(info.st_size)
+    }
 }
 
 /// The data file could not be read or written, or the data directory is in use.

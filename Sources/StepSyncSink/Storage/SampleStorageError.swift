@@ -1,5 +1,5 @@
 /// A storage could not do what was asked. The HTTP layer answers ``unavailable(_:retryAfterSeconds:)`` with 503 and
-/// `Retry-After`, ``invalidCursor(_:)`` with 400, ``tooManyTypes(limit:)`` with 422.
+/// `Retry-After`, ``invalidCursor(_:)`` and ``tooManyTypes(limit:stored:new:)`` with 400.
 public struct SampleStorageError: Error, CustomStringConvertible, Sendable {
     private enum Code: Sendable { case unavailable, invalidCursor, tooManyTypes }
 
@@ -26,19 +26,17 @@ public struct SampleStorageError: Error, CustomStringConvertible, Sendable {
         SampleStorageError(.invalidCursor, "cursor \"\(cursor.prefix(64))\" is not one this sink gave; start again without it")
     }
 
-    /// A batch that would bring its client past `limit` distinct sample types (`serve --max-types`); nothing of it
-    /// was stored. Answered 422.
-    public static func tooManyTypes(limit: Int) -> SampleStorageError {
-        var error = SampleStorageError(.tooManyTypes, """
-            this request would bring the samples past the limit of \(limit) distinct types (--max-types); \
-            nothing of it was stored
+    /// The request would bring the sink (JSONL) or its client (PostgreSQL) past its limit of distinct sample types;
+    /// nothing of it was stored.
+    public static func tooManyTypes(limit: Int, stored: Int, new: Int) -> SampleStorageError {
+        SampleStorageError(.tooManyTypes, """
+            this sink stores at most \(limit) sample types (--max-types); it holds \(stored) and the request adds \(new) \
+            more; nothing of it was stored
             """)
-        error.typeLimit = limit
-        return error
     }
 
-    /// For ``tooManyTypes(limit:)``: the limit.
-    public private(set) var typeLimit: Int?
+    /// Whether this is ``tooManyTypes(limit:stored:new:)``.
+    public var isTooManyTypes: Bool { code == .tooManyTypes }
 
     /// Whether this is ``unavailable(_:retryAfterSeconds:)``.
     public var isUnavailable: Bool { code == .unavailable }
