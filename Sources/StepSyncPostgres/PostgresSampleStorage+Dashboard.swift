@@ -24,25 +24,7 @@ extension PostgresSampleStorage {
         }
     }
 
-    /// The sink's relations and their sizes on disk, indexes and TOAST included (`pg_total_relation_size`):
-    /// `samples` first, then `clients` and `schema_migrations`. They hold every client's rows (the sizes, not the
-    /// rows, are what a client sees).
-    public func usage() async throws -> StorageUsage {
-        try await reporting {
-            let logger = self.logger
-            return try await self.withConnection { connection in
-                let rows = try await connection.query("""
-                    SELECT name, pg_total_relation_size(to_regclass(name))
-                    FROM unnest(ARRAY['samples', 'clients', 'schema_migrations']) WITH ORDINALITY AS t(name, position)
-                    WHERE to_regclass(name) IS NOT NULL
-                    ORDER BY position
-                    """, logger: logger)
-                var items: [StorageUsage.Item] = []
-                for try await (name, bytes) in rows.decode((String, Int64).self) {
-                    items.append(StorageUsage.Item(name: name, bytes: bytes))
-                }
-                return StorageUsage(items: items)
-            }
-        }
-    }
+    /// Nothing: the relations' sizes are the database's, shared by every client, and grow with every client's
+    /// ingests — a client's `/stats` must not move with another's (issue 21). Operators read them in the database.
+    public func usage() async throws -> StorageUsage { StorageUsage(items: []) }
 }

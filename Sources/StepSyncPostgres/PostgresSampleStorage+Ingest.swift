@@ -24,11 +24,65 @@ extension PostgresSampleStorage {
         return (inserted, samples.count - inserted)
     }
 
+    // MARK: - The type limit
+
+    /// The distinct type names of a batch.
+    static func distinctTypes(_ samples: [HealthSample]) -> [String] {
+        Array(Set(samples.lazy.map(\.type.rawValue)))
+    }
+
+    /// Refuses the batch (``PostgresStorageError/tooManyTypes(limit:stored:new:)``, before anything is written in its
+    /// transaction) when its types would bring `client` past ``Configuration/maxTypes`` distinct types.
+    ///
+    /// The usual batch brings no new type: one statement, an index probe per type of the batch. Only a batch with a
+    /// new type takes the client's transaction-level advisory lock — so two requests adding types one at a time
+    /// cannot both slip under the limit — and counts the client's types: a loose index scan of
+    /// `samples_client_type_start` (one probe per type held, stopping past the limit), not a scan of its samples.
+    func checkTypeLimit(_ types: [String], client: Int64, on connection: PostgresConnection) async throws {
+        let limit = configuration.maxTypes
+        guard try await newTypes(types, client: client, on: connection) > 0 else { return }
+        try await connection.query("""
+            SELECT pg_advisory_xact_lock(\(Self.typeLockClass), \(Int32(truncatingIfNeeded: client)))
+            """, logger: logger)
+        // Again, under the lock: a transaction that held it may have committed some of these types.
+        let fresh = try await newTypes(types, client: client, on: connection)
+        let rows = try await connection.query("""
+            WITH RECURSIVE held(type, n) AS (
+                (SELECT type, 1 FROM samples WHERE client_id = \(client) ORDER BY type LIMIT 1)
+                UNION ALL
+                SELECT (SELECT s.type FROM samples s WHERE s.client_id = \(client) AND s.type > held.type
+                        ORDER BY s.type LIMIT 1), n + 1
+                FROM held WHERE held.type IS NOT NULL AND n <= \(limit)
+            )
+            SELECT count(type) FROM held
+            """, logger: logger)
+        var held = 0
+        for try await count in rows.decode(Int.self) { held = count }
+        if held + fresh > limit { throw PostgresStorageError.tooManyTypes(limit: limit, stored: held, new: fresh) }
+    }
+
+    /// The first key of the type limit's advisory lock (the second is the client's id); `pg_advisory_xact_lock(int,
+    /// int)` keys do not meet the migrations' one-`bigint` lock.
+    static let typeLockClass: Int32 = 0x7479_7065  // "type"
+
+    /// How many of `types` `client` holds no sample of.
+    private func newTypes(_ types: [String], client: Int64, on connection: PostgresConnection) async throws -> Int {
+        let rows = try await connection.query("""
+            SELECT count(*) FROM unnest(\(types)::text[]) AS t(name)
+            WHERE NOT EXISTS (SELECT 1 FROM samples WHERE client_id = \(client) AND type = t.name)
+            """, logger: logger)
+        var count = 0
+        for try await value in rows.decode(Int.self) { count = value }
+        return count
+    }
+
     // MARK: - COPY into a staging table
 
     private func insertByCopy(_ samples: [HealthSample], client: Int64) async throws -> Int {
+        let types = Self.distinctTypes(samples)
         return try await transaction { connection in
             do {
+                try await self.checkTypeLimit(types, client: client, on: connection)
                 return try await self.copyAndInsert(samples, client: client, on: connection)
             } catch {
                 // A rolled-back transaction may have taken the staging table it created with it.
@@ -87,7 +141,9 @@ extension PostgresSampleStorage {
     private func insertByValues(_ samples: [HealthSample], client: Int64) async throws -> Int {
         let logger = self.logger
         let sorted = samples.sorted { $0.uuid.bytesPrecede($1.uuid) }
+        let types = Self.distinctTypes(samples)
         return try await transaction { connection in
+            try await self.checkTypeLimit(types, client: client, on: connection)
             var total = 0
             var start = 0
             while start < sorted.count {

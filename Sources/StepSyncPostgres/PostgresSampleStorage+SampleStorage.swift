@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import StepSyncCore
 import StepSyncSink
+import Synchronization
 
 /// The sink's storage protocol on PostgreSQL: ``ClientIdentity/id`` is the client's `clients.id`, as given by
 /// ``ClientAuthenticator``. Every error is a ``SampleStorageError``: unavailable (503 with `Retry-After`) when the
@@ -56,28 +57,64 @@ extension PostgresSampleStorage: SampleStorage {
         try await reporting { try await self.stepSpans(client: try Self.key(client), overlapping: range) }
     }
 
-    /// Asks the database (`SELECT 1`, waiting for a connection as long as any request does,
-    /// ``Configuration/leaseTimeout``): degraded while it cannot answer. A database that is down refuses the
-    /// connection at once; the wait only matters while the pool is still connecting or busy, which is not degraded.
+    /// Whether the database answers, within ``Configuration/healthTimeout`` (`serve`: 0.8 s) — never a fresh
+    /// connection's full wait. While the storage knows the database is unavailable (a call failed so, or the last
+    /// probe did), it answers that at once and probes again in the background (one probe at a time, with the
+    /// ordinary deadline); the first success of any call makes it healthy again. Otherwise it asks `SELECT 1`.
     public func health() async -> StorageHealth {
+        if let state = degraded.withLock({ $0 }) {
+            probeInBackground()
+            return StorageHealth(degradedReason: state.reason, degradedSince: state.since)
+        }
         do {
-            _ = try await withConnection { connection in
-                try await connection.query("SELECT 1", logger: self.logger)
-            }
-            degraded.withLock { $0 = nil }
+            try await probe(timeout: configuration.healthTimeout)
             return .ok
         } catch {
-            let reason = PostgresStorageError.from(error).message
-            let state = degraded.withLock { state in
-                if state == nil { state = (reason, Date().timeIntervalSince1970) } else { state?.reason = reason }
-                return state!
-            }
+            let failure = PostgresStorageError.from(error)
+            let state = markDegraded(failure)
             return StorageHealth(degradedReason: state.reason, degradedSince: state.since)
         }
     }
 
+    /// `SELECT 1` within `timeout`; clears the degraded state when it answers.
+    private func probe(timeout: Duration) async throws {
+        let logger = self.logger
+        _ = try await withConnection(timeout: timeout) { connection in
+            try await connection.query("SELECT 1", logger: logger)
+        }
+        if degraded.withLock({ state in defer { state = nil }; return state != nil }) {
+            logger.info("Database available again")
+        }
+    }
+
+    private func probeInBackground() {
+        guard probing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            return
+        }
+        Task {
+            defer { probing.store(false, ordering: .releasing) }
+            do {
+                try await probe(timeout: configuration.operationTimeout)
+            } catch {
+                markDegraded(PostgresStorageError.from(error))
+            }
+        }
+    }
+
+    /// Records that the database is unavailable (keeping the first failure's time); returns the state. The reason
+    /// is worded for any request, a GET as well as a POST.
+    @discardableResult
+    func markDegraded(_ failure: PostgresStorageError) -> (reason: String, since: Double) {
+        let reason = "the database cannot be used now (\(failure.detail)); the sink retries it by itself"
+        return degraded.withLock { state in
+            if state == nil { state = (reason, Date().timeIntervalSince1970) } else { state?.reason = reason }
+            return state!
+        }
+    }
+
     public var storageDescription: StorageDescription {
-        StorageDescription(kind: "postgresql", location: configuration.url.redacted)
+        // Where the database is (host, port, user, name) is the operator's business: `serve` logs it at start.
+        StorageDescription(kind: "postgresql", location: "the sink's PostgreSQL database")
     }
 
     // MARK: - Errors
@@ -103,14 +140,13 @@ extension PostgresSampleStorage: SampleStorage {
             throw error
         } catch {
             let failure = PostgresStorageError.from(error)
+            if let counts = failure.typeCounts {
+                throw SampleStorageError.tooManyTypes(limit: counts.limit, stored: counts.stored, new: counts.new)
+            }
             logger.warning("Database request failed; answered 503", metadata: [
                 "postgres.error.kind": "\(failure.kind)", "postgres.error": "\(failure.message)",
             ])
-            if failure.isUnavailable {
-                degraded.withLock { state in
-                    if state == nil { state = (failure.message, Date().timeIntervalSince1970) }
-                }
-            }
+            if failure.isUnavailable { markDegraded(failure) }
             throw SampleStorageError.unavailable(failure.message, retryAfterSeconds: configuration.retryAfterSeconds)
         }
     }

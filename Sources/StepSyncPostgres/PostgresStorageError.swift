@@ -15,19 +15,27 @@ public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
         case noSuchClient = "no_such_client"
         case badName = "bad_client_name"
         case query = "database_error"
+        case tooManyTypes = "too_many_types"
     }
 
     private let code: Code
     /// What happened, for people.
     public let message: String
+    /// What went wrong, without the advice (`connectionError`, `SQLSTATE 57P01`, …): the reason `/health` gives.
+    public let detail: String
 
-    private init(_ code: Code, _ message: String) {
+    private init(_ code: Code, _ message: String, detail: String? = nil) {
         self.code = code
         self.message = message
+        self.detail = detail ?? message
     }
 
     /// A stable key for the kind of failure (`database_unavailable`, `client_exists`, …).
     public var kind: String { code.rawValue }
+
+    /// For a batch refused by the type limit: the limit, the client's types and the batch's new ones (the sink
+    /// answers 400 `too_many_types`).
+    public private(set) var typeCounts: (limit: Int, stored: Int, new: Int)?
 
     /// True when the database could not be reached or went away: answer 503 with `Retry-After`; the client resends.
     public var isUnavailable: Bool { code == .unavailable }
@@ -37,7 +45,7 @@ public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
     static func badURL(_ problem: String) -> Self { Self(.badURL, "--database URL \(problem)") }
 
     static func unavailable(_ detail: String) -> Self {
-        Self(.unavailable, "the database is unavailable (\(detail)); nothing was stored, retry later")
+        Self(.unavailable, "the database is unavailable (\(detail)); nothing was stored, retry later", detail: detail)
     }
 
     static func migration(_ version: Int, _ name: String, _ detail: String) -> Self {
@@ -59,13 +67,22 @@ public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
 
     static func badName(_ problem: String) -> Self { Self(.badName, "client name \(problem)") }
 
+    static func tooManyTypes(limit: Int, stored: Int, new: Int) -> Self {
+        var error = Self(.tooManyTypes, "the batch would bring the client past \(limit) distinct types")
+        error.typeCounts = (limit, stored, new)
+        return error
+    }
+
     static func query(_ detail: String) -> Self { Self(.query, "the database refused a query: \(detail)") }
 
     /// Classifies an error thrown by PostgresNIO or its pool.
     ///
-    /// Connection failures, a server shutting down (SQLSTATE class 08, 57P01–57P03), too many connections (53300), a
-    /// tripped pool circuit breaker and timeouts are *unavailable*. Anything else is a query error; its SQLSTATE and
-    /// the server's message are kept, never the query's bound values.
+    /// Connection failures, a server shutting down (SQLSTATE class 08, 57P01–57P03), too many connections (53300),
+    /// a refused login or a missing database (classes 28 and 3D), a tripped pool circuit breaker and timeouts are
+    /// *unavailable*. Anything else is a query error; its SQLSTATE and the server's message are kept, never the
+    /// query's bound values. Messages of unavailable errors reach clients (503), so they keep only the SQLSTATE or
+    /// PostgresNIO's error code: never the server's text or a socket error, which can name the database's host, port,
+    /// user or database.
     static func from(_ error: any Error) -> Self {
         if let error = error as? PostgresStorageError { return error }
         if let error = error as? PostgresTransactionError {
@@ -79,8 +96,9 @@ public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
             case .server:
                 let state = error.serverInfo?[.sqlState] ?? "?"
                 let text = String((error.serverInfo?[.message] ?? "").prefix(200))
-                if state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(state) {
-                    return .unavailable("SQLSTATE \(state): \(text)")
+                if state.hasPrefix("08") || state.hasPrefix("28") || state.hasPrefix("3D")
+                    || ["57P01", "57P02", "57P03", "53300"].contains(state) {
+                    return .unavailable("SQLSTATE \(state)")
                 }
                 return .query("SQLSTATE \(state): \(text)")
             case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
@@ -91,7 +109,7 @@ public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
             }
         }
         if error is CancellationError { return .unavailable("request cancelled") }
-        return .unavailable(String("\(error)".prefix(200)))
+        return .unavailable(String(describing: type(of: error)))
     }
 
     /// The SQLSTATE of a server error, when it is one (looking inside a failed transaction).

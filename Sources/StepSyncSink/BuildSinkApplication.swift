@@ -57,7 +57,9 @@ public func buildSinkApplication(
     var app = Application(
         responder: SinkResponder(storage: storage, authenticator: authenticator, configuration: configuration,
                                  loopbackOnly: HostPolicy.isLoopbackAddress(configuration.host),
-                                 budget: BodyBudget(capacity: configuration.maxBufferedBytes)),
+                                 budget: BodyBudget(capacity: configuration.maxBufferedBytes),
+                                 // A storage with clients of its own counts each one's activity apart.
+                                 activity: SinkActivity(perClient: !(authenticator is SharedTokenAuthenticator))),
         server: GuardedHTTP1Channel.builder(limits: limits, registry: registry, logger: logger),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "stepsync"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

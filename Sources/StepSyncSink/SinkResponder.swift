@@ -20,7 +20,7 @@ struct SinkResponder: HTTPResponder {
     let loopbackOnly: Bool
     /// The bytes all requests' bodies may hold at once.
     let budget: BodyBudget
-    /// Requests and ingests since start, for `GET /stats`.
+    /// Requests and ingests since start, for `GET /stats` (per client when the authenticator knows many).
     var activity = SinkActivity()
 
     /// The paths and the methods each allows.
@@ -50,8 +50,9 @@ struct SinkResponder: HTTPResponder {
     private func answer(_ request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
         let response: Response
+        var client: ClientIdentity?
         do {
-            response = try await route(request, context: context)
+            response = try await route(request, context: context, client: &client)
         } catch let error as SinkError {
             response = try error.response(from: request, context: context)
         } catch let error as SampleStorageError {
@@ -60,7 +61,7 @@ struct SinkResponder: HTTPResponder {
             response = try SinkError.unavailable(error.description, retryAfterSeconds: configuration.retryAfterSeconds)
                 .response(from: request, context: context)
         }
-        activity.recordRequest(status: Int(response.status.code), dashboard: Self.isDashboardRead(request))
+        activity.recordRequest(status: Int(response.status.code), dashboard: Self.isDashboardRead(request), client: client)
         context.logger.info("Request", metadata: [
             "http.method": "\(request.method.rawValue)", "http.path": "\(request.uri.path.prefix(128))",
             "http.status": "\(response.status.code)", "http.duration": "\(ContinuousClock.now - started)",
@@ -68,7 +69,10 @@ struct SinkResponder: HTTPResponder {
         return response
     }
 
-    private func route(_ request: Request, context: Context) async throws -> Response {
+    /// Answers `request`; sets `client` once the request is authenticated (also when it then fails).
+    private func route(_ request: Request, context: Context, client authenticated: inout ClientIdentity?) async throws
+        -> Response
+    {
         if loopbackOnly, let host = request.head.authority, !HostPolicy.isLoopbackAuthority(host) {
             throw SinkError.foreignHost(host)
         }
@@ -85,6 +89,7 @@ struct SinkResponder: HTTPResponder {
         guard let client = try await authenticator.client(authorization: request.headers[.authorization]) else {
             throw SinkError.unauthorized()
         }
+        authenticated = client
         guard allowed.contains(request.method) else { throw SinkError.methodNotAllowed(request.method, path, allow: allowed) }
         let query = try Query(request)
         switch (path, request.method) {
@@ -128,7 +133,7 @@ struct SinkResponder: HTTPResponder {
             throw SinkError.invalid(error)
         }
         let outcome = try await storage.insert(SampleBatch(decoded, body: body), for: client)
-        activity.recordIngest(inserted: outcome.inserted, duplicates: outcome.duplicates)
+        activity.recordIngest(inserted: outcome.inserted, duplicates: outcome.duplicates, client: client)
         return json(#"{"saved":\#(decoded.samples.count),"message":"Success","inserted":\#(outcome.inserted),"duplicates":\#(outcome.duplicates)}"#)
     }
 

@@ -14,12 +14,14 @@ import Synchronization
 /// authenticator's cache on `clock`; `body` gets the port.
 func withPostgresSink<R: Sendable, C: Clock>(
     url: String, clock: C, logger: Logger = quietLogger, leaseTimeout: Duration = PostgresHarness.patientLeaseTimeout,
+    healthTimeout: Duration = PostgresHarness.patientLeaseTimeout, maxTypes: Int = 256,
     _ body: @Sendable (_ port: Int) async throws -> R
 ) async throws -> R where C.Duration == Duration {
     // Migrating is set-up, not the behaviour under test: it waits as long as the machine needs.
     let setUp = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout)
     _ = try await PostgresSampleStorage.withStorage(configuration: setUp, logger: logger) { _ in }
-    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: leaseTimeout)
+    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: leaseTimeout,
+                                                            healthTimeout: healthTimeout, maxTypes: maxTypes)
     let storage = PostgresSampleStorage(configuration: configuration, logger: logger)
     let authenticator = ClientAuthenticator(storage: storage, clock: clock)
     return try await SinkServer.withRunningSink(
@@ -30,8 +32,10 @@ func withPostgresSink<R: Sendable, C: Clock>(
 /// ``withPostgresSink(url:clock:logger:_:)`` with the real clock.
 func withPostgresSink<R: Sendable>(url: String, logger: Logger = quietLogger,
                                    leaseTimeout: Duration = PostgresHarness.patientLeaseTimeout,
+                                   healthTimeout: Duration = PostgresHarness.patientLeaseTimeout, maxTypes: Int = 256,
                                    _ body: @Sendable (_ port: Int) async throws -> R) async throws -> R {
-    try await withPostgresSink(url: url, clock: ContinuousClock(), logger: logger, leaseTimeout: leaseTimeout, body)
+    try await withPostgresSink(url: url, clock: ContinuousClock(), logger: logger, leaseTimeout: leaseTimeout,
+                               healthTimeout: healthTimeout, maxTypes: maxTypes, body)
 }
 
 /// Adds clients directly through the storage; returns their tokens by name.
@@ -62,7 +66,8 @@ struct SinkCaller: Sendable {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]) ?? [:] }
     }
 
-    func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, authorization: String? = nil) async throws -> Reply {
+    func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, authorization: String? = nil,
+              timeout: TimeAmount = .seconds(60)) async throws -> Reply {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method
         if let body {
@@ -74,21 +79,21 @@ struct SinkCaller: Sendable {
         } else if let token {
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
         let buffer = try await response.body.collect(upTo: 64 << 20)
         var headers: [String: String] = [:]
         for header in response.headers { headers[header.name.lowercased()] = header.value }
         return Reply(status: Int(response.status.code), headers: headers, body: Array(buffer: buffer))
     }
 
-    func post(_ samples: [HealthSample]) async throws -> Reply {
+    func post(_ samples: [HealthSample], timeout: TimeAmount = .seconds(60)) async throws -> Reply {
         var body = Array(#"{"samples":["#.utf8)
         for (i, sample) in samples.enumerated() {
             if i > 0 { body.append(UInt8(ascii: ",")) }
             WireEncoder.appendSampleObject(sample, to: &body)
         }
         body += Array("]}".utf8)
-        return try await send(.POST, "/samples", body: body)
+        return try await send(.POST, "/samples", body: body, timeout: timeout)
     }
 
     /// Every uuid of `type` this client reads through `GET /samples` pages; throws on a uuid seen twice.

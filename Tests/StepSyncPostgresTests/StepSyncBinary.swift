@@ -65,10 +65,11 @@ final class StepSyncBinary: Sendable {
 
     /// Starts `stepsync serve --database url --port port` (or, with `urlFromEnvironment`, the URL in
     /// `STEPSYNC_DATABASE_URL` and no `--database`) and waits until it listens.
-    static func serve(url: String, port: Int, urlFromEnvironment: Bool = false) async throws -> StepSyncBinary {
+    static func serve(url: String, port: Int, urlFromEnvironment: Bool = false,
+                      options: [String] = []) async throws -> StepSyncBinary {
         let process = urlFromEnvironment
-            ? try StepSyncBinary(["serve", "--port", "\(port)"], environment: ["STEPSYNC_DATABASE_URL": url])
-            : try StepSyncBinary(["serve", "--port", "\(port)", "--database", url])
+            ? try StepSyncBinary(["serve", "--port", "\(port)"] + options, environment: ["STEPSYNC_DATABASE_URL": url])
+            : try StepSyncBinary(["serve", "--port", "\(port)", "--database", url] + options)
         let deadline = ContinuousClock.now + .seconds(120)
         while !process.stdout.contains("listening on http://127.0.0.1:\(port)") {
             guard process.process.isRunning, ContinuousClock.now < deadline else {

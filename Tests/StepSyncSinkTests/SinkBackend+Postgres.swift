@@ -34,7 +34,8 @@ extension SinkBackend {
         }
         let (storage, authenticator) = try await PostgresSink.prepare(
             configuration: .init(url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout,
-                                 retryAfterSeconds: configuration.retryAfterSeconds),
+                                 healthTimeout: PostgresHarness.patientLeaseTimeout,
+                                 maxTypes: configuration.maxTypes, retryAfterSeconds: configuration.retryAfterSeconds),
             logger: quietLogger)
         return (storage, authenticator, token)
     }

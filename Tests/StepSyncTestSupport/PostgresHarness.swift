@@ -99,6 +99,84 @@ public final class PostgresServer: Sendable {
         guard result.status == 0 else { throw PostgresHarness.Failure("pg_ctl stop failed: \(result.output.suffix(400))") }
     }
 
+    /// `pg_ctl stop -m immediate`: the postmaster gets SIGQUIT and every backend dies at once, no checkpoint (a
+    /// crash, as far as the sink can tell). Resumes a ``pause()``d server first-thing after the signal is sent, so
+    /// the stop lands while it was paused; returns once the server is gone.
+    public func stopImmediately() async throws {
+        let paused = processIDs()
+        let result = try await PostgresHarness.run(
+            binaries + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-W", "stop"], asServerUser: true)
+        for pid in paused { kill(pid, SIGCONT) }
+        guard result.status == 0 else {
+            throw PostgresHarness.Failure("pg_ctl stop -m immediate failed: \(result.output.suffix(400))")
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while let pid = postmasterPID(), kill(pid, 0) == 0 {
+            guard ContinuousClock.now < deadline else { throw PostgresHarness.Failure("postgres did not stop in 60 s") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Stops (SIGSTOP) the postmaster and every one of its processes: the server accepts connections (the kernel
+    /// completes them) and receives queries, but answers nothing — a database that went quiet. ``stopImmediately()``
+    /// or ``resume()`` ends it.
+    public func pause() {
+        for pid in processIDs() { kill(pid, SIGSTOP) }
+    }
+
+    /// SIGCONT to the processes ``pause()`` stopped.
+    public func resume() {
+        for pid in processIDs() { kill(pid, SIGCONT) }
+    }
+
+    /// The postmaster's pid (first line of `postmaster.pid`), while the server runs.
+    public func postmasterPID() -> pid_t? {
+        guard let text = try? String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8),
+              let first = text.split(separator: "\n").first
+        else { return nil }
+        return pid_t(first.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The postmaster and its children (from `/proc`).
+    func processIDs() -> [pid_t] {
+        guard let postmaster = postmasterPID() else { return [] }
+        var pids = [postmaster]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(name),
+                  let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")")
+            else { continue }
+            // "pid (comm) state ppid …"
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == postmaster { pids.append(pid) }
+        }
+        return pids
+    }
+
+    /// How many of this server's accepted or queued connections hold bytes it has not read yet (from
+    /// `/proc/net/tcp`): while the server is ``pause()``d, the queries and connection requests waiting on it.
+    public func unreadConnections() -> Int {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return 0 }
+        let local = String(format: "%04X", port)
+        var count = 0
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[1].hasSuffix(":" + local) else { continue }
+            let queues = fields[4].split(separator: ":")
+            if queues.count == 2, let rx = Int(queues[1], radix: 16), rx > 0 { count += 1 }
+        }
+        return count
+    }
+
+    /// Starts `psql -c sql` on the database of `url` in the background (it ends with the server, or when killed);
+    /// returns its pid.
+    public func startPsql(_ sql: String, url: String) throws -> pid_t {
+        let name = url.split(separator: "/").last?.split(separator: "?").first.map(String.init) ?? "postgres"
+        return try PostgresHarness.spawn(
+            [binaries + "/psql", "-X", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", name, "-c", sql],
+            outputPath: "/dev/null")
+    }
+
     /// Stops the server (if running) and removes its directory and watchdog.
     func destroy() async {
         try? await stop()

@@ -96,12 +96,19 @@ extension StepSyncCommand {
                              idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections)
         }
 
+        /// The deadline of a request's database work, in seconds (hidden: process tests shorten it).
+        @Option(name: .customLong("database-timeout"), help: .hidden)
+        var databaseTimeout = 6.0
+
         var effectiveToken: String? {
             token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         }
 
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
+            guard (0.1...600).contains(databaseTimeout) else {
+                throw ValidationError("--database-timeout must be 0.1…600 seconds, not \(databaseTimeout)")
+            }
             guard (1...1024).contains(maxBodyMib) else {
                 throw ValidationError("--max-body-mib must be 1…1024 (MiB), not \(maxBodyMib)")
             }
@@ -169,8 +176,12 @@ extension StepSyncCommand {
             if database.givenURL != nil {
                 let postgres: (storage: PostgresSampleStorage, authenticator: ClientAuthenticator<ContinuousClock>)
                 do {
+                    let timeout = Duration.milliseconds(Int64(databaseTimeout * 1000))
                     postgres = try await PostgresSink.prepare(
-                        configuration: .init(url: try database.url(), ingest: databaseIngest), logger: logger)
+                        configuration: .init(url: try database.url(), ingest: databaseIngest,
+                                             leaseTimeout: min(.seconds(5), timeout), operationTimeout: timeout,
+                                             maxTypes: maxTypes),
+                        logger: logger)
                 } catch let error as PostgresStorageError {
                     FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
                     throw ExitCode.failure
@@ -184,10 +195,19 @@ extension StepSyncCommand {
             }
         }
 
+        /// How long SIGTERM/SIGINT let requests in flight finish before they are cancelled, and how long the
+        /// cancellation may take: the sink is gone within 10 s of the signal in every state. The drain outlasts a
+        /// request's database deadline (`--database-timeout`, 6 s), so a request in flight gets its answer (503 at
+        /// worst) rather than a closed connection.
+        static let drainTimeout: Duration = .seconds(7)
+        static let cancellationTimeout: Duration = .seconds(2)
+
         private func run(_ app: some Service, logger: Logger) async throws {
-            let group = ServiceGroup(configuration: .init(
-                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            try await group.run()
+            var configuration = ServiceGroupConfiguration(
+                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            configuration.maximumGracefulShutdownDuration = Self.drainTimeout
+            configuration.maximumCancellationDuration = Self.cancellationTimeout
+            try await ServiceGroup(configuration: configuration).run()
         }
     }
 }

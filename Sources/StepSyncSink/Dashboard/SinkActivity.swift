@@ -4,6 +4,11 @@ import Synchronization
 /// What the sink has done since it started, for `GET /stats` and the dashboard: requests answered, samples inserted
 /// and duplicates absorbed, and when the last ingest happened. Counted in memory (a restart starts again at zero);
 /// one lock per request, held for a few additions.
+///
+/// **Per client or sink-wide.** A sink of many clients (PostgreSQL) counts per authenticated client: a client's
+/// `/stats` shows its own requests and ingests, never another's, and requests no client was authenticated for
+/// (401s, `/health`, the public documents) count for nobody. A single-user sink (JSONL) counts every request in one
+/// set of counters, as it always has.
 final class SinkActivity: Sendable {
     /// A copy of the counters.
     struct Snapshot: Sendable {
@@ -26,29 +31,35 @@ final class SinkActivity: Sendable {
     }
 
     private let now: @Sendable () -> Date
-    private let state: Mutex<Snapshot>
+    private let perClient: Bool
+    private let startedAtMs: Int64
+    /// The counters by client (one entry under `nil` when counting sink-wide).
+    private let state = Mutex<[ClientIdentity?: Snapshot]>([:])
 
-    /// Counters starting now; `now` is the clock (tests pass a fixed one).
-    init(now: @escaping @Sendable () -> Date = Date.init) {
+    /// Counters starting now, per client or sink-wide; `now` is the clock (tests pass a fixed one).
+    init(perClient: Bool = false, now: @escaping @Sendable () -> Date = Date.init) {
         self.now = now
-        state = Mutex(Snapshot(startedAtMs: Self.ms(now())))
+        self.perClient = perClient
+        startedAtMs = Self.ms(now())
     }
 
-    /// Counts an answered request; `dashboard` marks the page's own reads (`/`, `/stats`, `/openapi.json`), which do
-    /// not move "last request".
-    func recordRequest(status: Int, dashboard: Bool) {
+    /// Counts an answered request of `client` (`nil`: none was authenticated); `dashboard` marks the page's own
+    /// reads (`/`, `/stats`, `/openapi.json`, `/health`), which do not move "last request".
+    func recordRequest(status: Int, dashboard: Bool, client: ClientIdentity?) {
+        guard let key = key(client) else { return }
         let at = dashboard ? nil : Self.ms(now())
-        state.withLock { s in
+        update(key) { s in
             s.requests += 1
             if status >= 400 { s.errors += 1 }
             if let at { s.lastRequestMs = at }
         }
     }
 
-    /// Counts an acknowledged ingest.
-    func recordIngest(inserted: Int, duplicates: Int) {
+    /// Counts an acknowledged ingest of `client`.
+    func recordIngest(inserted: Int, duplicates: Int, client: ClientIdentity) {
+        guard let key = key(client) else { return }
         let at = Self.ms(now())
-        state.withLock { s in
+        update(key) { s in
             s.ingests += 1
             s.inserted += inserted
             s.duplicates += duplicates
@@ -56,8 +67,23 @@ final class SinkActivity: Sendable {
         }
     }
 
-    /// The counters now.
-    var snapshot: Snapshot { state.withLock { $0 } }
+    /// The counters `client` sees now.
+    func snapshot(for client: ClientIdentity) -> Snapshot {
+        let key = perClient ? client : nil
+        return state.withLock { $0[key] } ?? Snapshot(startedAtMs: startedAtMs)
+    }
+
+    /// Where a request of `client` is counted: `.some(nil)` sink-wide, `nil` nowhere.
+    private func key(_ client: ClientIdentity?) -> ClientIdentity?? {
+        guard perClient else { return .some(nil) }
+        guard let client else { return nil }
+        return .some(client)
+    }
+
+    private func update(_ key: ClientIdentity?, _ change: (inout Snapshot) -> Void) {
+        let started = startedAtMs
+        state.withLock { change(&$0[key, default: Snapshot(startedAtMs: started)]) }
+    }
 
     private static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 }

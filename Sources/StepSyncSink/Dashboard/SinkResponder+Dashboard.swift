@@ -44,7 +44,7 @@ extension SinkResponder {
         let bounds = try await storage.stepStartBounds(for: client)
         let usage = try await storage.usage()
         let health = await storage.health()
-        let done = activity.snapshot
+        let done = activity.snapshot(for: client)
         let description = storage.storageDescription
 
         func time(_ ms: Int64?) -> Any { ms.map { ISO8601Millis.format($0) as Any } ?? NSNull() }

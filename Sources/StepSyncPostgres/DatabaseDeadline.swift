@@ -1,0 +1,93 @@
+import Synchronization
+
+/// Runs `operation` in a task of its own and returns its result — unless `deadline` passes first (or the caller is
+/// cancelled): then it throws `expired()` at once, calls `onExpiry` (the storage closes the connection there) and
+/// abandons the task, cancelled.
+///
+/// Not a task group: a group returns only once every child has, and a PostgresNIO call whose connection died at the
+/// wrong moment may never return (1.33.2 can leak the continuation of a COPY, see ``PostgresConnection/guardedCopyFrom``)
+/// — the request would never be answered and the sink could not stop. An abandoned task that never ends costs its
+/// memory and, at worst, one pooled connection; the request is answered 503 within the deadline all the same.
+func withDatabaseDeadline<R: Sendable>(
+    _ deadline: ContinuousClock.Instant,
+    expired: @escaping @Sendable () -> any Error,
+    onExpiry: @escaping @Sendable () -> Void = {},
+    _ operation: @escaping @Sendable () async throws -> R
+) async throws -> R {
+    let race = DeadlineRace<R>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
+            race.wait(continuation)
+            let work = Task {
+                do {
+                    race.finish(.success(try await operation()))
+                } catch {
+                    race.finish(.failure(error))
+                }
+            }
+            let timer = Task {
+                do {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                } catch {
+                    return  // the work ended first and cancelled the timer
+                }
+                if race.finish(.failure(expired())) { onExpiry() }
+            }
+            race.setTasks(work: work, timer: timer)
+        }
+    } onCancel: {
+        race.finish(.failure(CancellationError()))
+    }
+}
+
+/// The first result of ``withDatabaseDeadline(_:expired:onExpiry:_:)`` (the work's, the timer's or cancellation's),
+/// delivered once; whichever comes first cancels the other task.
+private final class DeadlineRace<R: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<R, any Error>?
+        var pending: Result<R, any Error>?
+        var finished = false
+        var work: Task<Void, Never>?
+        var timer: Task<Void, Never>?
+    }
+
+    private let state = Mutex<State>(State())
+
+    func wait(_ continuation: CheckedContinuation<R, any Error>) {
+        let pending = state.withLock { state -> Result<R, any Error>? in
+            if let pending = state.pending { return pending }
+            state.continuation = continuation
+            return nil
+        }
+        if let pending { continuation.resume(with: pending) }
+    }
+
+    func setTasks(work: Task<Void, Never>, timer: Task<Void, Never>) {
+        let finished = state.withLock { state -> Bool in
+            state.work = work
+            state.timer = timer
+            return state.finished
+        }
+        if finished {
+            work.cancel()
+            timer.cancel()
+        }
+    }
+
+    /// Delivers `result` if nothing was delivered yet; returns whether it was.
+    @discardableResult
+    func finish(_ result: Result<R, any Error>) -> Bool {
+        let won = state.withLock { state -> (CheckedContinuation<R, any Error>?, [Task<Void, Never>])? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            let continuation = state.continuation
+            state.continuation = nil
+            if continuation == nil { state.pending = result }
+            return (continuation, [state.work, state.timer].compactMap { $0 })
+        }
+        guard let (continuation, tasks) = won else { return false }
+        for task in tasks { task.cancel() }
+        continuation?.resume(with: result)
+        return true
+    }
+}
