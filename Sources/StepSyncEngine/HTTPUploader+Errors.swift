@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOPosix
+import NIOSSL
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,6 +15,7 @@ extension HTTPUploader {
     /// server — and ``UploadOutcome/transportFailure(_:)`` when it was sent but got no answer (read timeout, a
     /// connection closed mid-answer) — a fault of this request.
     static func outcome(of error: any Error) -> UploadOutcome {
+        if let reason = untrustedCertificate(error) { return .untrusted(reason) }
         if let error = error as? HTTPClientError {
             switch error {
             case .connectTimeout: return .unreachable("connect timed out")
@@ -50,6 +52,25 @@ extension HTTPUploader {
             return .unreachable("TLS handshake failed: \(describe(error))")
         }
         return .transportFailure(describe(error))
+    }
+
+    /// Why the sink's certificate was not trusted, when `error` says so: a verification failure of the chain
+    /// (unknown CA, self-signed, expired) or a name the certificate does not hold. Other TLS faults are `nil`
+    /// (the sink is unreachable, and waiting may mend them).
+    static func untrustedCertificate(_ error: any Error) -> String? {
+        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first {
+            return untrustedCertificate(first.error)
+        }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return "the certificate is not for this host"
+        }
+        if let error = error as? NIOSSLError, case .handshakeFailed(let boring) = error {
+            let text = String(describing: boring)
+            if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {
+                return "certificate verify failed"
+            }
+        }
+        return nil
     }
 
     /// `connection refused`, `connection reset`, … for the errno of a failed connect, read or write.

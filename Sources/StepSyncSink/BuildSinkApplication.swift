@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -44,10 +46,16 @@ public func buildSinkApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     if authenticator is SharedTokenAuthenticator { try SinkSetupError.check(configuration) }
+    let server: HTTPServerBuilder = if let tls = configuration.tls {
+        try .tls(.http1(), tlsConfiguration: tls.serverConfiguration())
+    } else {
+        .http1()
+    }
     var app = Application(
         responder: SinkResponder(storage: storage, authenticator: authenticator, configuration: configuration,
                                  loopbackOnly: HostPolicy.isLoopbackAddress(configuration.host),
                                  budget: BodyBudget(capacity: configuration.maxBufferedBytes)),
+        server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "stepsync"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
