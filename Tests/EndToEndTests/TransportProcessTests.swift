@@ -82,7 +82,7 @@ struct TransportProcessTests {
                 + "(certificate verify failed): give its CA or self-signed certificate with --cacert FILE (or STEPSYNC_CACERT)")
             #expect(refusedRun.stderr.contains("stepsync: stopped: the sink at \(url) presented a TLS certificate"))
             #expect(!(refusedRun.stderr + refusedRun.stdout).contains("NIOSSL"))
-            let summary = try fixture.store.intervalSummary()
+            let summary = try fixture.store.ledgerSummary().overall
             #expect(summary.pending == 8 && summary.inFlight == 0 && summary.synced == 0)
             // The summary for people says it too.
             let (again, againRun) = try await StepSyncProcess.run(base, environment: ["STEPSYNC_CACERT": ""])
@@ -106,7 +106,7 @@ struct TransportProcessTests {
                 url + "/samples?type=\(SampleType.heartRate.rawValue)&limit=10000", cacert: certificate.certificatePath)
             #expect(Set(storedHearts) == fixture.storeUUIDs(of: .heartRate) && storedHearts.count == 24)
         }
-        #expect(try fixture.store.intervalSummary().synced == 8)
+        #expect(try fixture.store.ledgerSummary().overall.synced == 8)
     }
 
     @Test("serve: a non-loopback host without TLS warns about tokens in clear; with TLS it does not")
@@ -148,7 +148,7 @@ struct TransportProcessTests {
                 await counters.waitForPosts(3)
                 kill(process.pid, SIGKILL)
                 _ = try await process.wait()
-                let summary = try fixture.store.intervalSummary()
+                let summary = try fixture.store.ledgerSummary().overall
                 #expect(summary.inFlight == 1 && summary.synced == 0)
                 let stored = try await SinkSamples.stored(port: sinkPort, type: .heartRate)
                 let forwarded = await counters.forwardedSizes
@@ -165,7 +165,7 @@ struct TransportProcessTests {
             let hearts = try await SinkSamples.stored(port: sinkPort, type: .heartRate)
             #expect(try SinkSamples.uuids(hearts) == fixture.storeUUIDs(of: .heartRate) && hearts.count == 60)
         }
-        #expect(try fixture.store.intervalSummary().synced == 1)
+        #expect(try fixture.store.ledgerSummary().overall.synced == 1)
     }
 }
 

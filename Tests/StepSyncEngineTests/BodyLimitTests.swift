@@ -20,45 +20,48 @@ struct BodyLimitTests {
         }
     }
 
-    /// The uuids of each body the front forwarded on `path`.
+    /// The uuids of each body the front forwarded to the sink on `path` (not those it refused).
     static func bodies(_ counters: FrontCounters, path: String) async throws -> [Set<UUID>] {
-        try await (counters.bodies[path] ?? []).map { body in
+        try await (counters.forwarded[path] ?? []).map { body in
             let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
             let samples = try #require(object["samples"] as? [[String: Any]])
             return Set(samples.compactMap { ($0["uuid"] as? String).flatMap(UUID.init(uuidString:)) })
         }
     }
 
-    @Test("heart rates and packed step counts behind an 8,000-byte limit: all synced, every body forwarded fits, packed intervals kept whole")
+    @Test("packed step counts and heart rates behind an 8,000-byte limit: all synced, the limit learnt, packed intervals split apart but never cut")
     func learnsTheLimit() async throws {
-        let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 40, types: [.stepCount, .heartRate])
+        // Step intervals ≈ 2.5 KB, heart-rate ones ≈ 4 KB: each type's six fit one packed request of 15–24 KB.
+        let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 10, types: [.stepCount, .heartRate])
         try await SinkHarness.withSink { sinkPort in
             try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(maxBodyBytes: 8_000)) { port, counters in
                 let report = try await sync(fixture, port: port)
                 #expect(report.isComplete && report.synced == 12 && report.failed == 0 && report.pending == 0)
-                #expect(report.samples == 480 && report.inserted == 480 && report.duplicates == 0)
+                #expect(report.samples == 120 && report.inserted == 120 && report.duplicates == 0)
                 let refused = await counters.tooLargeAnswers
                 #expect(refused >= 1 && report.tooLarge == refused)
                 let limit = try #require(report.requestLimitBytes)
                 #expect(limit < 8_000)
-                let forwarded = await counters.forwardedSizes
-                #expect(forwarded.allSatisfy { $0 <= limit })
-                // Every heart-rate interval (≈ 15 KB) went in several parts.
-                let heartParts = try await Self.bodies(counters, path: "/samples").filter { !$0.isEmpty }
-                #expect(heartParts.count > 6)
-                // Step intervals (≈ 7 KB each here) fit alone: none was cut into parts.
-                let stepBodies = try await Self.bodies(counters, path: "/steps")
-                for index in 0..<6 {
-                    let interval = fixture.uuids(ofInterval: index)
-                    #expect(stepBodies.filter { !$0.isDisjoint(with: interval) }.allSatisfy { interval.isSubset(of: $0) })
+                #expect(await counters.forwardedSizes.allSatisfy { $0 <= 8_000 })
+                // Each type's packed request went in several parts, each of whole intervals: an interval that fits
+                // alone is never cut.
+                for (path, type) in [("/steps", SampleType.stepCount), ("/samples", .heartRate)] {
+                    let parts = try await Self.bodies(counters, path: path)
+                    #expect(parts.count >= 2 && parts.count <= 6, "\(path)")
+                    #expect(parts.reduce(0) { $0 + $1.count } == 60, "\(path): every sample forwarded once")
+                    let intervals = fixture.intervals.indices.filter { fixture.intervals[$0].type == type }
+                    for index in intervals {
+                        let interval = fixture.uuids(ofInterval: index)
+                        #expect(parts.filter { !$0.isDisjoint(with: interval) }.count == 1, "\(path) interval \(index)")
+                    }
                 }
             }
             let steps = try await SinkHarness.storedUUIDs(port: sinkPort)
-            #expect(steps.uuids == fixture.storeUUIDs(of: .stepCount) && steps.count == 240)
+            #expect(steps.uuids == fixture.storeUUIDs(of: .stepCount) && steps.count == 60)
             let hearts = try await SinkSamples.stored(port: sinkPort, type: .heartRate)
-            #expect(try SinkSamples.uuids(hearts) == fixture.storeUUIDs(of: .heartRate) && hearts.count == 240)
+            #expect(try SinkSamples.uuids(hearts) == fixture.storeUUIDs(of: .heartRate) && hearts.count == 60)
         }
-        #expect(try fixture.store.intervalSummary().synced == 12)
+        #expect(try fixture.store.ledgerSummary().overall.synced == 12)
     }
 
     @Test("--max-request-bytes up front: no 413 at all, every body within it")

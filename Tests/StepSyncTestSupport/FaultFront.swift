@@ -61,6 +61,8 @@ public actor FrontCounters {
     public private(set) var tooLargeAnswers = 0
     /// The size of every POST body forwarded to the sink.
     public private(set) var forwardedSizes: [Int] = []
+    /// Every POST body forwarded to the sink (not answered by the front itself), by path, in order.
+    public private(set) var forwarded: [String: [Data]] = [:]
     private var held: [CheckedContinuation<Void, Never>] = []
     /// Every POST body received, by path, in order of arrival.
     public private(set) var bodies: [String: [Data]] = [:]
@@ -116,7 +118,10 @@ public actor FrontCounters {
     }
 
     func countTooLarge() { tooLargeAnswers += 1 }
-    func countForwarded(_ bytes: Int) { forwardedSizes.append(bytes) }
+    func countForwarded(_ body: Data, path: String) {
+        forwardedSizes.append(body.count)
+        forwarded[path, default: []].append(body)
+    }
     func end() { inFlight -= 1 }
     func countUnavailable() { unavailableAnswers += 1 }
     func countRejection() { rejections += 1 }
@@ -234,7 +239,7 @@ public enum FaultFront {
             forward.headers.add(name: field.name.canonicalName, value: field.value)
         }
         forward.body = .bytes(bytes)
-        await counters.countForwarded(bytes.readableBytes)
+        await counters.countForwarded(Data(bytes.readableBytesView), path: path)
         let response = try await HTTPClient.shared.execute(forward, timeout: .seconds(30))
         let answer = try await response.body.collect(upTo: 1 << 20)
         return Response(status: .init(code: Int(response.status.code)), headers: [.contentType: "application/json"],
