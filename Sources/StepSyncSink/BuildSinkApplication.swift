@@ -46,10 +46,20 @@ public func buildSinkApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     if authenticator is SharedTokenAuthenticator { try SinkSetupError.check(configuration) }
+    let limits = configuration.connectionLimits
+    let descriptorLimit = ConnectionLimits.currentDescriptorLimit()
+    let registry = ConnectionRegistry(capacity: limits.connectionCap(descriptorLimit: descriptorLimit))
+    logger.info("Connection limits", metadata: [
+        "sink.connections.max": "\(registry.capacity)",
+        "sink.connections.descriptorLimit": "\(descriptorLimit.map(String.init) ?? "unlimited")",
+        "sink.timeout.header": "\(limits.headerTimeout)", "sink.timeout.body": "\(limits.bodyTimeout)",
+        "sink.timeout.idle": "\(limits.idleTimeout)",
+    ])
+    let guarded = GuardedHTTP1Channel.builder(limits: limits, registry: registry, logger: logger)
     let server: HTTPServerBuilder = if let tls = configuration.tls {
-        try .tls(.http1(), tlsConfiguration: tls.serverConfiguration())
+        try .tls(guarded, tlsConfiguration: tls.serverConfiguration())
     } else {
-        .http1()
+        guarded
     }
     var app = Application(
         responder: SinkResponder(storage: storage, authenticator: authenticator, configuration: configuration,

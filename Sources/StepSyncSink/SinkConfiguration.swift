@@ -32,11 +32,15 @@ public struct SinkConfiguration: Sendable {
     public static let defaultMaxTypes = 256
     /// The accepted range of ``maxTypes`` (`serve --max-types`).
     public static let maxTypesRange = 1...10_000
+    /// Which other origins' pages may call the API from a browser (``CORSPolicy``); none by default.
+    public var cors: CORSPolicy = .none
     /// Whether a 2xx waits for the data sync. Turning it off is for benchmarks only: acknowledged samples can then
     /// be lost on a crash.
     public var durable: Bool
     /// The `Retry-After` (seconds) of a 503 after a failed write.
     public var retryAfterSeconds: Int
+    /// Header, body and idle timeouts and the connection cap (``ConnectionLimits``).
+    public var connectionLimits: ConnectionLimits
     /// Called after every synced commit of the data files (tests count group commits with it).
     public var onSync: (@Sendable () -> Void)?
     /// HTTPS with this certificate and key (`serve --tls-cert/--tls-key`); `nil`: plain HTTP.
@@ -58,6 +62,7 @@ public struct SinkConfiguration: Sendable {
         maxTypes: Int = SinkConfiguration.defaultMaxTypes,
         durable: Bool = true,
         retryAfterSeconds: Int = 5,
+        connectionLimits: ConnectionLimits = ConnectionLimits(),
         onSync: (@Sendable () -> Void)? = nil
     ) {
         self.host = host
@@ -74,6 +79,7 @@ public struct SinkConfiguration: Sendable {
         self.maxTypes = maxTypes
         self.durable = durable
         self.retryAfterSeconds = retryAfterSeconds
+        self.connectionLimits = connectionLimits
         self.onSync = onSync
     }
 }

@@ -35,6 +35,19 @@ struct SinkResponder: HTTPResponder {
     ]
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        let origin = request.headers[.origin]
+        let cors = configuration.cors.allows(origin) ? origin : nil
+        if let cors, request.method == .options, request.headers[.accessControlRequestMethod] != nil {
+            // A browser's preflight from an allowed origin: no credentials are sent with it, so it is answered before
+            // the token check, and is not counted as a request.
+            return Response(status: .noContent, headers: configuration.cors.preflightHeaders(origin: cors))
+        }
+        var response = try await answer(request, context: context)
+        if let cors { response.headers.append(contentsOf: configuration.cors.responseHeaders(origin: cors)) }
+        return response
+    }
+
+    private func answer(_ request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
         let response: Response
         do {
@@ -73,7 +86,7 @@ struct SinkResponder: HTTPResponder {
             throw SinkError.unauthorized()
         }
         guard allowed.contains(request.method) else { throw SinkError.methodNotAllowed(request.method, path, allow: allowed) }
-        let query = Query(request)
+        let query = try Query(request)
         switch (path, request.method) {
         case ("/steps", .post): return try await post(request, shape: .steps, client: client)
         case ("/samples", .post): return try await post(request, shape: .samples, client: client)
@@ -218,8 +231,8 @@ struct SinkResponder: HTTPResponder {
                 let zone = try DailyStepsRequest.parseTimeZone(tz)
                 spans = try await storage.stepSpans(overlapping: Instants.min..<Instants.max, for: client)
                 guard let firstStart = spans.map(\.startMs).min(), let lastStart = spans.map(\.startMs).max() else {
-                    _ = try DevicePriority.parse(priority ?? "Apple Watch,iPhone", parameter: "priority")
-                    return json(DailyStepsResult(timeZoneName: tz, days: []).json)
+                    let ranking = try priority.map { try DevicePriority.parse($0, parameter: "priority") } ?? .default
+                    return json(DailyStepsResult(timeZoneName: tz, days: [], unmatched: ranking.names).json)
                 }
                 // The stored days, clamped to the dates a request can name (a sample at 9999-12-31T23:00Z is on
                 // 10000-01-01 in UTC+14) and to the last maxDays: the answer's from/to say which were chosen.
@@ -254,11 +267,21 @@ struct SinkResponder: HTTPResponder {
 
     enum Shape { case steps, samples }
 
-    /// The query parameters of a request.
+    /// The query parameters of a request, decoded as `application/x-www-form-urlencoded` (``FormQuery``: `+` is a
+    /// space, as every HTTP library's default encoding writes it).
     struct Query {
-        let request: Request
-        init(_ request: Request) { self.request = request }
-        subscript(_ name: Substring) -> Substring? { request.uri.queryParameters[name] }
+        let parameters: FormQuery
+
+        /// - Throws: ``SinkError`` 400 naming the parameter with a bad escape or bad UTF-8.
+        init(_ request: Request) throws {
+            do {
+                parameters = try FormQuery(parsing: request.uri.query.map { Substring($0) })
+            } catch {
+                throw SinkError.badRequest(error.description, field: error.parameter)
+            }
+        }
+
+        subscript(_ name: Substring) -> Substring? { parameters[String(name)].map { Substring($0) } }
     }
 
     private func requiredType(_ query: Query) throws -> SampleType {

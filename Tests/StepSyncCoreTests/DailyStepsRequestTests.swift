@@ -188,8 +188,8 @@ struct DailyStepsResultTests {
             .init(date: CivilDate(year: 2024, month: 3, day: 31), microSteps: 1_234_500_000),
             .init(date: CivilDate(year: 2024, month: 4, day: 1), microSteps: 0),
         ])
-        #expect(result.json == #"{"tz":"Europe/Berlin","from":"2024-03-31","to":"2024-04-01","days":[{"date":"2024-03-31","steps":1235},{"date":"2024-04-01","steps":0}]}"#)
+        #expect(result.json == #"{"tz":"Europe/Berlin","from":"2024-03-31","to":"2024-04-01","unmatched":[],"days":[{"date":"2024-03-31","steps":1235},{"date":"2024-04-01","steps":0}]}"#)
         #expect(result.totalSteps == 1_235)
-        #expect(DailyStepsResult(timeZoneName: "a\"b\\c\u{1}", days: []).json == #"{"tz":"a\"b\\c\u0001","from":null,"to":null,"days":[]}"#)
+        #expect(DailyStepsResult(timeZoneName: "a\"b\\c\u{1}", days: []).json == #"{"tz":"a\"b\\c\u0001","from":null,"to":null,"unmatched":[],"days":[]}"#)
     }
 }

@@ -48,11 +48,11 @@ struct SinkDailyTests {
                                        sourceBundleId: "com.apple.health.Watch", sourceDeviceName: "Apple Watch")
                 #expect(try await client.post([phone, watch]).status == 200)
                 let reply = try await client.send(.GET, "/steps/daily?from=2025-05-10&to=2025-05-12&tz=Europe/Berlin")
-                #expect(reply.text == #"{"tz":"Europe/Berlin","from":"2025-05-10","to":"2025-05-12","days":[{"date":"2025-05-10","steps":0},{"date":"2025-05-11","steps":900},{"date":"2025-05-12","steps":0}]}"#)
+                #expect(reply.text == #"{"tz":"Europe/Berlin","from":"2025-05-10","to":"2025-05-12","unmatched":[],"days":[{"date":"2025-05-10","steps":0},{"date":"2025-05-11","steps":900},{"date":"2025-05-12","steps":0}]}"#)
                 let iphoneFirst = try await client.send(.GET, "/steps/daily?from=2025-05-11&to=2025-05-11&priority=iPhone,Apple%20Watch")
-                #expect(iphoneFirst.text == #"{"tz":"UTC","from":"2025-05-11","to":"2025-05-11","days":[{"date":"2025-05-11","steps":600}]}"#)
+                #expect(iphoneFirst.text == #"{"tz":"UTC","from":"2025-05-11","to":"2025-05-11","unmatched":[],"days":[{"date":"2025-05-11","steps":600}]}"#)
                 let all = try await client.send(.GET, "/steps/daily")
-                #expect(all.text == #"{"tz":"UTC","from":"2025-05-11","to":"2025-05-11","days":[{"date":"2025-05-11","steps":900}]}"#)
+                #expect(all.text == #"{"tz":"UTC","from":"2025-05-11","to":"2025-05-11","unmatched":[],"days":[{"date":"2025-05-11","steps":900}]}"#)
             }
         }
     }
@@ -62,7 +62,7 @@ struct SinkDailyTests {
         try await withTemporaryDirectory { dir in
             try await withSink(backend, directory: dir) { client, _ in
                 let empty = try await client.send(.GET, "/steps/daily")
-                #expect(empty.text == #"{"tz":"UTC","from":null,"to":null,"days":[]}"#)
+                #expect(empty.text == #"{"tz":"UTC","from":null,"to":null,"unmatched":["Apple Watch","iPhone"],"days":[]}"#)
                 for (query, field) in [("from=2025-13-01&to=2025-05-01", "from"), ("from=2025-05-02&to=2025-05-01", "to"),
                                        ("from=2025-05-01&to=2025-05-02&tz=Mars/Olympus", "tz"),
                                        ("from=2025-05-01", "to"), ("to=2025-05-01", "from"),
@@ -96,7 +96,7 @@ struct SinkDailyTests {
                 #expect(kiritimati.json["to"] as? String == "9999-12-31")
                 #expect((kiritimati.json["days"] as? [[String: Any]])?.map { $0["steps"] as? Int } == [0])
                 let utc = try await client.send(.GET, "/steps/daily")
-                #expect(utc.text == #"{"tz":"UTC","from":"9999-12-31","to":"9999-12-31","days":[{"date":"9999-12-31","steps":700}]}"#)
+                #expect(utc.text == #"{"tz":"UTC","from":"9999-12-31","to":"9999-12-31","unmatched":["Apple Watch"],"days":[{"date":"9999-12-31","steps":700}]}"#)
             }
         }
         try await withTemporaryDirectory { dir in
@@ -122,6 +122,41 @@ struct SinkDailyTests {
                 #expect(days.count == DailyStepsRequest.maxDays)
                 #expect(days.first?["date"] as? String == expectedFrom.description)
                 #expect(days.compactMap { $0["steps"] as? Int }.reduce(0, +) == 200)
+            }
+        }
+    }
+
+    @Test("""
+        issue 22: priority=Apple+Watch,iPhone (every HTTP library's encoding) is the Watch, like %20; a priority name \
+        that matches no device is listed in unmatched; a bad escape is 400 naming the parameter
+        """, arguments: SinkBackend.allCases)
+    func formEncodedQuery(backend: SinkBackend) async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(backend, directory: dir) { client, _ in
+                let start = ISO8601Millis.parse("2025-05-11T10:00:00.000Z")!
+                let phone = WireSample(uuid: UUID(), startMs: start, endMs: start + 600_000, count: 600,
+                                       sourceBundleId: "com.apple.health.iPhone", sourceDeviceName: "iPhone")
+                let watch = WireSample(uuid: UUID(), startMs: start, endMs: start + 600_000, count: 900,
+                                       sourceBundleId: "com.apple.health.Watch", sourceDeviceName: "Apple Watch")
+                #expect(try await client.post([phone, watch]).status == 200)
+                let range = "from=2025-05-11&to=2025-05-11"
+                let plus = try await client.send(.GET, "/steps/daily?\(range)&priority=Apple+Watch,iPhone")
+                let percent = try await client.send(.GET, "/steps/daily?\(range)&priority=Apple%20Watch%2CiPhone")
+                #expect(plus.text == #"{"tz":"UTC","from":"2025-05-11","to":"2025-05-11","unmatched":[],"days":[{"date":"2025-05-11","steps":900}]}"#)
+                #expect(percent.text == plus.text)
+                let phoneFirst = try await client.send(.GET, "/steps/daily?\(range)&priority=iPhone,Apple+Watch&tz=Europe%2FBerlin")
+                #expect((phoneFirst.json["days"] as? [[String: Any]])?.first?["steps"] as? Int == 600, "\(phoneFirst.text)")
+                let typo = try await client.send(.GET, "/steps/daily?\(range)&priority=Apple+Wacth,iPhone")
+                #expect(typo.status == 200)
+                #expect(typo.json["unmatched"] as? [String] == ["Apple Wacth"])
+                let badEscape = try await client.send(.GET, "/steps/daily?\(range)&priority=%FF")
+                #expect(badEscape.status == 400)
+                #expect(badEscape.json["field"] as? String == "priority", "\(badEscape.text)")
+                let badUTF8 = try await client.send(.GET, "/samples?type=HKQuantityTypeIdentifierHeartRate&cursor=%FF")
+                #expect(badUTF8.status == 400 && badUTF8.json["field"] as? String == "cursor", "\(badUTF8.text)")
+                // GET /samples reads its parameters the same way.
+                let page = try await client.send(.GET, "/steps?limit=1&from=2025-05-11T00%3A00%3A00.000Z")
+                #expect(page.status == 200 && page.uuids.count == 1, "\(page.text)")
             }
         }
     }

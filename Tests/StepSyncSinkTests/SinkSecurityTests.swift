@@ -44,7 +44,16 @@ struct SinkSecurityTests {
                 "\(error)".contains("--token") && "\(error)".contains("0.0.0.0")
             }
             #expect(!FileManager.default.fileExists(atPath: dir + "/sink/steps.jsonl"))
-            #expect(throws: Never.self) { try SinkSetupError.check(SinkConfiguration(host: "0.0.0.0", dataPath: "", token: "t")) }
+            #expect(throws: Never.self) {
+                try SinkSetupError.check(SinkConfiguration(host: "0.0.0.0", dataPath: "", token: "0123456789abcdef"))
+            }
+            // Issue 21.10: a guessable token on a public bind is refused, on loopback any token is fine.
+            for weak in ["t", " ", String(repeating: " ", count: 16), "0123456789abcde"] {
+                #expect(throws: SinkSetupError.self) {
+                    try SinkSetupError.check(SinkConfiguration(host: "0.0.0.0", dataPath: "", token: weak))
+                }
+            }
+            #expect(throws: Never.self) { try SinkSetupError.check(SinkConfiguration(host: "127.0.0.1", dataPath: "", token: "t")) }
             configuration.allowUnauthenticated = true
             #expect(throws: Never.self) { try SinkSetupError.check(configuration) }
             #expect(throws: Never.self) { try SinkSetupError.check(SinkConfiguration(host: "127.0.0.1", dataPath: "")) }

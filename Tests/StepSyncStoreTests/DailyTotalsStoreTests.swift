@@ -78,7 +78,7 @@ struct DailyTotalsStoreTests {
                                        sourceName: "iPhone", sourceBundleId: "com.apple.health", deviceName: "iPhone")])
         let result = try store.dailyStepTotals(request)
         #expect(result.days.map(\.steps) == [0, 450, 0])
-        #expect(result.json == #"{"tz":"Europe/Berlin","from":"2024-05-10","to":"2024-05-12","days":[{"date":"2024-05-10","steps":0},{"date":"2024-05-11","steps":450},{"date":"2024-05-12","steps":0}]}"#)
+        #expect(result.json == #"{"tz":"Europe/Berlin","from":"2024-05-10","to":"2024-05-12","unmatched":["Apple Watch"],"days":[{"date":"2024-05-10","steps":0},{"date":"2024-05-11","steps":450},{"date":"2024-05-12","steps":0}]}"#)
     }
 
     @Test("on a realistic iPhone + Watch quarter the store's answer is the pure function's over the same samples, below the naive sum")

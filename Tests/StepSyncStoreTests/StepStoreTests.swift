@@ -204,7 +204,7 @@ struct StepStoreTests {
     func unwritableDataDirectory() throws {
         let dir = try TemporaryDirectory()
         let file = dir.file("not-a-dir")
-        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
         let error = #expect(throws: StoreError.self) { try StepStore(dataDirectory: DataDirectory(path: file)) }
         #expect(error?.description.contains(file) == true)
     }

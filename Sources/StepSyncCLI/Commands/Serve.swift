@@ -72,6 +72,40 @@ extension StepSyncCommand {
             discussion: "Per sink on JSONL, per client with --database; a request bringing more is refused whole (400 too_many_types)."))
         var maxTypes = SinkConfiguration.defaultMaxTypes
 
+        @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
+            "Let pages of this origin call the API from a browser (repeatable), e.g. https://app.example.",
+            discussion: "None by default. Answers preflights and adds Access-Control-Allow-Origin for these origins only.",
+            valueName: "origin"))
+        var corsOrigins: [String] = []
+
+        @Option(help: ArgumentHelp(
+            "Seconds a connection may take to send a complete request head (0.1…3600); then 408 and close.",
+            valueName: "seconds"))
+        var headerTimeout: Double = 10
+
+        @Option(help: ArgumentHelp(
+            "Seconds a request body may stall without a byte (0.1…3600); then 408 and close.", valueName: "seconds"))
+        var bodyTimeout: Double = 30
+
+        @Option(help: ArgumentHelp(
+            "Seconds a kept-alive connection may wait for its next request (0.1…3600); then it is closed.",
+            valueName: "seconds"))
+        var idleTimeout: Double = 75
+
+        @Option(help: ArgumentHelp(
+            "The most connections held at once (1…100000), lowered to fit the descriptor limit (ulimit -n).",
+            discussion: """
+                At the cap, the connection waiting longest without a request head is closed to make room; if every \
+                connection is busy with a request, the newcomer is answered 503.
+                """))
+        var maxConnections = 1000
+
+        /// The connection options as limits.
+        var connectionLimits: ConnectionLimits {
+            ConnectionLimits(headerTimeout: .seconds(headerTimeout), bodyTimeout: .seconds(bodyTimeout),
+                             idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections)
+        }
+
         var effectiveToken: String? {
             token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -103,6 +137,19 @@ extension StepSyncCommand {
                     not \(maxTypes)
                     """)
             }
+            for origin in corsOrigins {
+                if let problem = CORSPolicy.problem(with: origin) { throw ValidationError("--cors-origin: \(problem)") }
+            }
+            let range = ConnectionLimits.timeoutSecondsRange
+            for (name, seconds) in [("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
+                                    ("--idle-timeout", idleTimeout)]
+            where !range.contains(seconds) {
+                throw ValidationError("\(name) must be \(range.lowerBound)…\(Int(range.upperBound)) seconds, not \(seconds)")
+            }
+            guard ConnectionLimits.maxConnectionsRange.contains(maxConnections) else {
+                let range = ConnectionLimits.maxConnectionsRange
+                throw ValidationError("--max-connections must be \(range.lowerBound)…\(range.upperBound), not \(maxConnections)")
+            }
             if database.givenURL != nil {
                 _ = try database.url()
                 guard token == nil else {
@@ -127,7 +174,8 @@ extension StepSyncCommand {
                 token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20,
                 // A body as large as --max-body-mib always fits the inflate limit and the in-flight budget.
                 maxInflatedBytes: max(256 << 20, maxBodyMib << 20), maxBufferedBytes: max(512 << 20, maxBodyMib << 21),
-                maxTypes: maxTypes)
+                maxTypes: maxTypes, connectionLimits: connectionLimits)
+            configuration.cors = CORSPolicy(allowedOrigins: corsOrigins)
             configuration.tls = tls
             if allowUnauthenticated, effectiveToken == nil, !SinkSetupError.isLoopback(host) {
                 FileHandle.standardError.write(Data("""

@@ -87,6 +87,13 @@ struct DailyStatsOptions: ParsableArguments {
         let rows = result.days.map { day in [day.date.description, Format.number(day.steps)] }
         print(Format.table(header: ["date", "steps"], rows: rows))
         print("total: \(Format.number(result.totalSteps)) steps in \(result.days.count) days")
+        if !result.unmatched.isEmpty, priority != nil {
+            FileHandle.standardError.write(Data("""
+                warning: --priority names no device of these days: \(result.unmatched.joined(separator: ", ")) \
+                (device names are matched case-insensitively; check the spelling against stepsync stats)
+
+                """.utf8))
+        }
     }
 
     private static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }

@@ -77,6 +77,8 @@ public struct DailyStepTotals: Sendable {
     private var micro: [Int64]
     /// A day whose sum overflowed, if any.
     private var overflowDay: Int?
+    /// Per listed name of the priority, whether a sample in the span came from that device.
+    private var matched: [Bool]
 
     /// Totals for `request`'s days (its boundaries are computed here, once).
     public init(request: DailyStepsRequest) {
@@ -96,6 +98,7 @@ public struct DailyStepTotals: Sendable {
         topTime = Array(repeating: 0, count: rankCount)
         topTimeAtBoundary = Array(repeating: 0, count: days.boundaries.count * rankCount)
         micro = Array(repeating: 0, count: days.count)
+        matched = Array(repeating: false, count: priority.lowestRank)
     }
 
     /// The UTC span `[start of the first day, end of the last)`: the samples to feed are those that overlap it (or, of
@@ -144,6 +147,7 @@ public struct DailyStepTotals: Sendable {
         // Outside the span a sample neither counts nor covers anything that counts.
         if start >= spanEnd || end < spanStart || (end == spanStart && start < end) { return }
         let rank = rank(of: sample.deviceName)
+        if rank < matched.count { matched[rank] = true }
         if now == nil {
             now = min(start, spanStart)
             step(to: now!)  // records the boundaries at `now`, if any
@@ -169,7 +173,8 @@ public struct DailyStepTotals: Sendable {
         }
         if let overflowDay { throw DailyStepsError.totalTooLarge(days.date(at: overflowDay)) }
         let result = micro.enumerated().map { DailyStepsResult.Day(date: days.date(at: $0.offset), microSteps: $0.element) }
-        return DailyStepsResult(timeZoneName: timeZoneName, days: result)
+        let unmatched = priority.names.indices.filter { !matched[$0] }.map { priority.names[$0] }
+        return DailyStepsResult(timeZoneName: timeZoneName, days: result, unmatched: unmatched)
     }
 
     // MARK: - The sweep

@@ -1,7 +1,9 @@
 /// Daily step totals: one entry for every day of the request, in order, and the one JSON form both the sink and
 /// `stepsync stats --daily --json` print:
-/// `{"tz":"Europe/Berlin","from":"2025-05-11","to":"2025-05-12","days":[{"date":"2025-05-11","steps":8123},…]}`.
-/// `from` and `to` are the range answered (chosen by the sink when the request named none), `null` when it has no day.
+/// `{"tz":"Europe/Berlin","from":"2025-05-11","to":"2025-05-12","unmatched":[],"days":[{"date":"2025-05-11","steps":8123},…]}`.
+/// `from` and `to` are the range answered (chosen by the sink when the request named none), `null` when it has no day;
+/// `unmatched` lists the priority's names that no sample of the range came from (a typo there would otherwise change
+/// the totals without a word).
 public struct DailyStepsResult: Hashable, Sendable {
     /// One local day's total.
     public struct Day: Hashable, Sendable {
@@ -24,11 +26,14 @@ public struct DailyStepsResult: Hashable, Sendable {
     public var timeZoneName: String
     /// Every day of the request, in order.
     public var days: [Day]
+    /// The priority's names (as given) that matched no sample's device in the range.
+    public var unmatched: [String]
 
     /// Creates a result.
-    public init(timeZoneName: String, days: [Day]) {
+    public init(timeZoneName: String, days: [Day], unmatched: [String] = []) {
         self.timeZoneName = timeZoneName
         self.days = days
+        self.unmatched = unmatched
     }
 
     /// The sum of the days' ``Day/steps``.
@@ -39,15 +44,20 @@ public struct DailyStepsResult: Hashable, Sendable {
     /// The last day answered (`nil`: none).
     public var to: CivilDate? { days.last?.date }
 
-    /// The answer as compact JSON (no trailing newline), keys in this order: `tz`, `from`, `to`, `days`; each day
-    /// `date`, `steps`.
+    /// The answer as compact JSON (no trailing newline), keys in this order: `tz`, `from`, `to`, `unmatched`, `days`;
+    /// each day `date`, `steps`.
     public var json: String {
         var out = "{\"tz\":"
         out.reserveCapacity(64 + days.count * 36)
         Self.appendQuoted(timeZoneName, to: &out)
         out += ",\"from\":" + (from.map { "\"\($0)\"" } ?? "null")
         out += ",\"to\":" + (to.map { "\"\($0)\"" } ?? "null")
-        out += ",\"days\":["
+        out += ",\"unmatched\":["
+        for (index, name) in unmatched.enumerated() {
+            if index > 0 { out += "," }
+            Self.appendQuoted(name, to: &out)
+        }
+        out += "],\"days\":["
         for (index, day) in days.enumerated() {
             if index > 0 { out += "," }
             out += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps)}"

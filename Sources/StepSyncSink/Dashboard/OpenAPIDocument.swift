@@ -395,6 +395,9 @@ enum OpenAPIDocument {
                 },
                 "example": {
                   "tz": "Europe/Berlin",
+                  "from": "2025-05-11",
+                  "to": "2025-05-11",
+                  "unmatched": [],
                   "days": [
                     {
                       "date": "2025-05-11",
@@ -841,7 +844,7 @@ enum OpenAPIDocument {
       "priority": {
         "name": "priority",
         "in": "query",
-        "description": "Device names, highest first, comma-separated (default `Apple Watch,iPhone`).",
+        "description": "Device names, highest first, comma-separated (default `Apple Watch,iPhone`), matched case-insensitively; form-encoded like every query parameter (`Apple+Watch` and `Apple%20Watch` are the same). Names that match no device of the days are listed in the answer's `unmatched`.",
         "schema": {
           "type": "string"
         }
@@ -1326,6 +1329,7 @@ enum OpenAPIDocument {
           "tz",
           "from",
           "to",
+          "unmatched",
           "days"
         ],
         "properties": {
@@ -1347,6 +1351,13 @@ enum OpenAPIDocument {
             ],
             "format": "date",
             "description": "The last day answered; null when there is none."
+          },
+          "unmatched": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "The priority's device names that no step sample of these days came from."
           },
           "days": {
             "type": "array",
