@@ -54,6 +54,15 @@ extension HTTPUploader {
         return .transportFailure(describe(error))
     }
 
+    /// A thrown network error as one line for people: the untrusted certificate's message naming `--cacert`, else
+    /// the error's own description (at most 300 characters).
+    public static func explain(_ error: any Error, server: String) -> String {
+        if let reason = untrustedCertificate(error) {
+            return SinkFailure(.untrusted, detail: reason).message(server: server)
+        }
+        return describe(error)
+    }
+
     /// Why the sink's certificate was not trusted, when `error` says so: a verification failure of the chain
     /// (unknown CA, self-signed, expired) or a name the certificate does not hold. Other TLS faults are `nil`
     /// (the sink is unreachable, and waiting may mend them).

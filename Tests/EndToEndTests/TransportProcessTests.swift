@@ -105,8 +105,17 @@ struct TransportProcessTests {
             let storedHearts = try await uuidsOverHTTPS(
                 url + "/samples?type=\(SampleType.heartRate.rawValue)&limit=10000", cacert: certificate.certificatePath)
             #expect(Set(storedHearts) == fixture.storeUUIDs(of: .heartRate) && storedHearts.count == 24)
+            #expect(try fixture.store.ledgerSummary().overall.synced == 8)
+
+            // reset --remote shares --cacert: refused without it (naming it), empties the sink with it.
+            let resetArguments = ["reset", "--data-dir", fixture.path, "--remote", "--server", url, "--yes"]
+            let (unsure, unsureRun) = try await StepSyncProcess.run(resetArguments, environment: ["STEPSYNC_CACERT": ""])
+            #expect(unsure == 1 && unsureRun.stderr.contains("give its CA or self-signed certificate with --cacert FILE"),
+                    "\(unsureRun.stderr)")
+            let (reset, resetRun) = try await StepSyncProcess.run(resetArguments + ["--cacert", certificate.certificatePath])
+            #expect(reset == 0 && resetRun.stdout.contains("sink emptied"), "\(resetRun.stderr)")
+            #expect(try await uuidsOverHTTPS(url + "/steps?limit=10000", cacert: certificate.certificatePath).isEmpty)
         }
-        #expect(try fixture.store.ledgerSummary().overall.synced == 8)
     }
 
     @Test("serve: a non-loopback host without TLS warns about tokens in clear; with TLS it does not")

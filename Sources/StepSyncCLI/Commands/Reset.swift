@@ -74,7 +74,7 @@ extension StepSyncCommand {
                     print("sink emptied: \(answer)")
                 } catch {
                     FileHandle.standardError.write(Data("""
-                        stepsync reset: the ledger is cleared, but the sink at \(server) may still hold samples: \(error)
+                        stepsync reset: the ledger is cleared, but the sink at \(server) may still hold samples: \(HTTPUploader.explain(error, server: server))
                         Run `stepsync reset --remote` again to empty it (or `stepsync layer` and `stepsync sync` to send \
                         everything again; the sink de-duplicates).\n
                         """.utf8))
