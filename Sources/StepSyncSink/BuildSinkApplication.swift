@@ -48,7 +48,8 @@ public func buildSinkApplication(
     if authenticator is SharedTokenAuthenticator { try SinkSetupError.check(configuration) }
     let limits = configuration.connectionLimits
     let descriptorLimit = ConnectionLimits.currentDescriptorLimit()
-    let registry = ConnectionRegistry(capacity: limits.connectionCap(descriptorLimit: descriptorLimit))
+    let registry = ConnectionRegistry(capacity: limits.connectionCap(descriptorLimit: descriptorLimit),
+                                      onChange: configuration.onConnectionsChange)
     logger.info("Connection limits", metadata: [
         "sink.connections.max": "\(registry.capacity)",
         "sink.connections.descriptorLimit": "\(descriptorLimit.map(String.init) ?? "unlimited")",

@@ -41,6 +41,8 @@ public struct SinkConfiguration: Sendable {
     public var retryAfterSeconds: Int
     /// Header, body and idle timeouts and the connection cap (``ConnectionLimits``).
     public var connectionLimits: ConnectionLimits
+    /// Called with the connection counts after every change (tests wait on it rather than on the clock).
+    public var onConnectionsChange: (@Sendable (ConnectionCounts) -> Void)?
     /// Called after every synced commit of the data files (tests count group commits with it).
     public var onSync: (@Sendable () -> Void)?
     /// HTTPS with this certificate and key (`serve --tls-cert/--tls-key`); `nil`: plain HTTP.

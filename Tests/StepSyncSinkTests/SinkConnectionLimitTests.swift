@@ -2,6 +2,7 @@ import Foundation
 import StepSyncCore
 @testable import StepSyncSink
 import StepSyncTestSupport
+import Synchronization
 import Testing
 
 /// Issue 21.4: header, body and idle timeouts and the connection cap, against the real sink on 127.0.0.1 port 0
@@ -88,18 +89,20 @@ struct SinkConnectionLimitTests {
 
     @Test("a body that trickles in, never stalling a whole body timeout, is stored; so is a normal POST")
     func trickledBodyStored() async throws {
-        let limits = ConnectionLimits(headerTimeout: Self.short, bodyTimeout: Self.short, idleTimeout: Self.short)
+        // The body takes longer than one body timeout in all (12 × 300 ms > 3 s), while no gap comes near it: a gap
+        // ten times the sleep would be needed to cut it, so a loaded machine does not turn this into a race.
+        let limits = ConnectionLimits(headerTimeout: .seconds(3), bodyTimeout: .seconds(3), idleTimeout: .seconds(3))
         try await withLimitedSink(limits) { client, port in
             #expect(try await client.post(makeSamples(5)).status == 200)
             let body = WireEncoder.encodeRequest(makeSamples(4, first: 100))
             let connection = try RawConnection(port: port)
             try connection.send("POST /steps HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                                 + "Content-Length: \(body.count)\r\n\r\n")
-            let pieces = stride(from: 0, to: body.count, by: (body.count + 5) / 6).map {
-                Array(body[$0..<min($0 + (body.count + 5) / 6, body.count)])
-            }
+            let size = (body.count + 11) / 12
+            let pieces = stride(from: 0, to: body.count, by: size).map { Array(body[$0..<min($0 + size, body.count)]) }
+            #expect(pieces.count == 12)
             for piece in pieces {
-                try await Task.sleep(for: .milliseconds(150))
+                try await Task.sleep(for: .milliseconds(300))
                 try connection.send(piece)
             }
             let response = connection.readResponse(timeout: .seconds(10))
@@ -130,25 +133,40 @@ struct SinkConnectionLimitTests {
 
     @Test("at the cap with every connection busy in a request, a newcomer is answered 503 and closed")
     func capAllBusyRefuses() async throws {
-        let limits = ConnectionLimits(bodyTimeout: .seconds(600), maxConnections: 2)
-        try await withLimitedSink(limits) { _, port in
-            var busy: [RawConnection] = []
-            for _ in 0..<2 {
-                let connection = try RawConnection(port: port)
-                try connection.send("POST /steps HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                                    + "Content-Length: 1000\r\n\r\n{\"samples\":[")
-                busy.append(connection)
+        let counts = Mutex(ConnectionCounts(held: 0, busy: 0))
+        /// Waits (polling what the sink reported, never a fixed sleep) until `condition` holds.
+        @Sendable func waitFor(_ condition: @Sendable (ConnectionCounts) -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !condition(counts.withLock { $0 }) {
+                guard ContinuousClock.now < deadline else { throw TestFailure("counts stuck at \(counts.withLock { $0 })") }
+                try await Task.sleep(for: .milliseconds(5))
             }
-            try await Task.sleep(for: .milliseconds(200))
-            let newcomer = try RawConnection(port: port).readToEnd(timeout: .seconds(10))
-            #expect(newcomer.closed)
-            #expect(newcomer.status == 503, "\(newcomer.text)")
-            #expect(newcomer.text.contains("Retry-After: 1"))
-            busy.removeAll()  // closes them: room again
-            try await Task.sleep(for: .milliseconds(200))
-            let later = try RawConnection(port: port)
-            try later.send(Self.healthRequest)
-            #expect(later.readResponse(timeout: .seconds(10)).status == 200)
+        }
+        let limits = ConnectionLimits(bodyTimeout: .seconds(600), maxConnections: 2)
+        try await withTemporaryDirectory { dir in
+            try await withSink(directory: dir, configure: {
+                $0.connectionLimits = limits
+                $0.onConnectionsChange = { new in counts.withLock { $0 = new } }
+            }) { client, _ in
+                let port = client.port
+                var busy: [RawConnection] = []
+                for _ in 0..<2 {
+                    let connection = try RawConnection(port: port)
+                    try connection.send("POST /steps HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                                        + "Content-Length: 1000\r\n\r\n{\"samples\":[")
+                    busy.append(connection)
+                }
+                try await waitFor { $0.held == 2 && $0.busy == 2 }
+                let newcomer = try RawConnection(port: port).readToEnd(timeout: .seconds(10))
+                #expect(newcomer.closed)
+                #expect(newcomer.status == 503, "\(newcomer.text)")
+                #expect(newcomer.text.contains("Retry-After: 1"))
+                busy.removeAll()  // closes them: room again
+                try await waitFor { $0.held == 0 }
+                let later = try RawConnection(port: port)
+                try later.send(Self.healthRequest)
+                #expect(later.readResponse(timeout: .seconds(10)).status == 200)
+            }
         }
     }
 }

@@ -32,9 +32,24 @@ final class ConnectionRegistry: Sendable {
     /// The most connections held at once.
     let capacity: Int
     private let state = NIOLockedValueBox(State())
+    /// Told the counts after every change (``SinkConfiguration/onConnectionsChange``: tests wait on it instead of
+    /// the clock).
+    private let onChange: (@Sendable (ConnectionCounts) -> Void)?
 
-    init(capacity: Int) {
+    init(capacity: Int, onChange: (@Sendable (ConnectionCounts) -> Void)? = nil) {
         self.capacity = capacity
+        self.onChange = onChange
+    }
+
+    /// The connections held and how many of them are busy with a request.
+    var counts: ConnectionCounts {
+        state.withLockedValue { state in
+            ConnectionCounts(held: state.entries.count, busy: state.entries.values.count { $0.evictableSince == nil })
+        }
+    }
+
+    private func changed() {
+        if let onChange { onChange(counts) }
     }
 
     /// The connections held now.
@@ -42,7 +57,8 @@ final class ConnectionRegistry: Sendable {
 
     /// Admits `channel` (evictable: it has sent no request head yet).
     func admit(_ channel: any Channel) -> Admission {
-        state.withLockedValue { state in
+        defer { changed() }
+        return state.withLockedValue { state in
             var evicted: (any Channel)?
             if state.entries.count >= capacity {
                 var oldest: (id: UInt64, rank: UInt64)?
@@ -65,6 +81,7 @@ final class ConnectionRegistry: Sendable {
 
     /// Marks connection `id` busy with a request (not evictable) or waiting for one (evictable from now).
     func setEvictable(_ id: UInt64, _ evictable: Bool) {
+        defer { changed() }
         state.withLockedValue { state in
             guard state.entries[id] != nil else { return }
             if evictable {
@@ -88,5 +105,14 @@ final class ConnectionRegistry: Sendable {
     /// Forgets connection `id` (closed).
     func remove(_ id: UInt64) {
         _ = state.withLockedValue { $0.entries.removeValue(forKey: id) }
+        changed()
     }
+}
+
+/// How many connections a sink holds, and how many of them are busy with a request.
+public struct ConnectionCounts: Hashable, Sendable {
+    /// Connections held.
+    public var held: Int
+    /// Of them, those between a request head and its response's end.
+    public var busy: Int
 }
