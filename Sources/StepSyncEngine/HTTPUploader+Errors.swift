@@ -67,8 +67,8 @@ extension HTTPUploader {
     /// (unknown CA, self-signed, expired) or a name the certificate does not hold. Other TLS faults are `nil`
     /// (the sink is unreachable, and waiting may mend them).
     static func untrustedCertificate(_ error: any Error) -> String? {
-        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first {
-            return untrustedCertificate(first.error)
+        if let error = error as? NIOConnectionError {
+            return error.connectionErrors.lazy.compactMap { untrustedCertificate($0.error) }.first
         }
         if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
             return "the certificate is not for this host"
