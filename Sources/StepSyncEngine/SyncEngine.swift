@@ -431,8 +431,13 @@ public struct SyncEngine: Sendable {
                     total.deleted += ack.deleted
                     acknowledged = payload.isSplittable ? range.upperBound : payload.count
                     if acknowledged < payload.count {
-                        // A part of a body cut to fit: the next part, with a machine of its own. The intervals are
-                        // marked synced only once every part is acknowledged (a crash between parts resends them).
+                        // A part of a body cut to fit. The intervals are marked synced only once every part is
+                        // acknowledged (a crash between parts resends them whole). A pause stops here: they go back
+                        // to pending, and the next run resends them (the sink counts the parts it has as duplicates).
+                        if stop.requestCount > 0 {
+                            try store.requeueClaimed(ids, error: "paused between the parts of a split request")
+                            return (.requeued(ids.count), rejected, notPending)
+                        }
                         machine = IntervalSendMachine(policy: configuration.retryPolicy)
                         continue
                     }

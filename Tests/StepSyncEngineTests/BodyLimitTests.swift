@@ -113,6 +113,46 @@ struct BodyLimitTests {
     }
 }
 
+/// Forwards to the real uploader and requests a stop once the first body is acknowledged.
+struct StopAfterFirstAcknowledgement: Uploader {
+    let base: HTTPUploader
+    let stop: SyncStop
+    var server: String { base.server }
+
+    func send(_ body: [UInt8], to endpoint: SinkEndpoint, itemCount: Int) async throws -> UploadOutcome {
+        let outcome = try await base.send(body, to: endpoint, itemCount: itemCount)
+        if case .accepted = outcome { stop.request() }
+        return outcome
+    }
+
+    func probe() async -> SinkFailure? { await base.probe() }
+}
+
+extension BodyLimitTests {
+    @Test("a pause between the parts of a split interval puts it back to pending; the next run resends it, exact")
+    func pauseBetweenParts() async throws {
+        let fixture = try SyncFixture(intervals: 1, samplesPerInterval: 40, types: [.heartRate])
+        try await SinkHarness.withSink { port in
+            let stop = SyncStop()
+            let paused = try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", logger: SinkHarness.quiet) {
+                try await SyncEngine(
+                    store: fixture.store, uploader: StopAfterFirstAcknowledgement(base: $0, stop: stop),
+                    configuration: SyncConfiguration(backoffFree: true, maxRequestBytes: 4_096),
+                    logger: SinkHarness.quiet, clock: TestClock(), randomSeed: 1
+                ).run(stop: stop)
+            }
+            #expect(paused.stopped && paused.synced == 0 && paused.requeued == 1 && paused.pending == 1)
+            let first = try await SinkSamples.stored(port: port, type: .heartRate).count
+            #expect(first > 0 && first < 40)
+            let resumed = try await sync(fixture, port: port, maxRequestBytes: 4_096)
+            #expect(resumed.isComplete && resumed.synced == 1 && resumed.samples == 40)
+            #expect(resumed.duplicates == first && resumed.inserted == 40 - first)
+            let hearts = try await SinkSamples.stored(port: port, type: .heartRate)
+            #expect(try SinkSamples.uuids(hearts) == fixture.storeUUIDs(of: .heartRate) && hearts.count == 40)
+        }
+    }
+}
+
 extension SyncConfiguration {
     /// The tests' configuration: retries without real waits (the clock is a `TestClock` anyway).
     init(backoffFree: Bool, maxRequestBytes: Int?) {
