@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOPosix
+import NIOSSL
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,6 +15,7 @@ extension HTTPUploader {
     /// server — and ``UploadOutcome/transportFailure(_:)`` when it was sent but got no answer (read timeout, a
     /// connection closed mid-answer) — a fault of this request.
     static func outcome(of error: any Error) -> UploadOutcome {
+        if let reason = untrustedCertificate(error) { return .untrusted(reason) }
         if let error = error as? HTTPClientError {
             switch error {
             case .connectTimeout: return .unreachable("connect timed out")
@@ -50,6 +52,34 @@ extension HTTPUploader {
             return .unreachable("TLS handshake failed: \(describe(error))")
         }
         return .transportFailure(describe(error))
+    }
+
+    /// A thrown network error as one line for people: the untrusted certificate's message naming `--cacert`, else
+    /// the error's own description (at most 300 characters).
+    public static func explain(_ error: any Error, server: String) -> String {
+        if let reason = untrustedCertificate(error) {
+            return SinkFailure(.untrusted, detail: reason).message(server: server)
+        }
+        return describe(error)
+    }
+
+    /// Why the sink's certificate was not trusted, when `error` says so: a verification failure of the chain
+    /// (unknown CA, self-signed, expired) or a name the certificate does not hold. Other TLS faults are `nil`
+    /// (the sink is unreachable, and waiting may mend them).
+    static func untrustedCertificate(_ error: any Error) -> String? {
+        if let error = error as? NIOConnectionError {
+            return error.connectionErrors.lazy.compactMap { untrustedCertificate($0.error) }.first
+        }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return "the certificate is not for this host"
+        }
+        if let error = error as? NIOSSLError, case .handshakeFailed(let boring) = error {
+            let text = String(describing: boring)
+            if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {
+                return "certificate verify failed"
+            }
+        }
+        return nil
     }
 
     /// `connection refused`, `connection reset`, … for the errno of a failed connect, read or write.

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import StepSyncCore
 
 /// The real ``Uploader``: `POST <server>/steps` (and `/samples`, `/steps/delete`, `/samples/delete`) through one
@@ -30,10 +31,13 @@ public struct HTTPUploader: Uploader {
     ///   - token: sent as `Authorization: Bearer <token>` when given.
     ///   - concurrency: the most requests in flight (sizes the connection pool).
     ///   - requestTimeout: the deadline of one request.
+    ///   - caCertificateFile: a PEM file whose certificates are trusted for `https://` besides the system's roots
+    ///     (`--cacert`: a private CA or the sink's self-signed certificate; ``loadCertificates(pemFile:)``).
     public static func withUploader<R>(
         server: String,
         gzip: Bool = false,
         token: String? = nil,
+        caCertificateFile: String? = nil,
         concurrency: Int = 3,
         requestTimeout: TimeAmount = .seconds(60),
         logger: Logger,
@@ -45,6 +49,11 @@ public struct HTTPUploader: Uploader {
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, concurrency)
         configuration.decompression = .disabled
         configuration.redirectConfiguration = .disallow
+        if let caCertificateFile {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.certificates(try loadCertificates(pemFile: caCertificateFile))]
+            configuration.tlsConfiguration = tls
+        }
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let uploader = HTTPUploader(
             client: client, server: server.hasSuffix("/") ? String(server.dropLast()) : server, gzip: gzip,
@@ -58,6 +67,23 @@ public struct HTTPUploader: Uploader {
         }
         try await client.shutdown()
         return result
+    }
+
+    /// The certificates of a PEM file (`--cacert`): a CA's, or the sink's own self-signed one.
+    ///
+    /// - Throws: ``SyncError/invalidCACertificate(_:reason:)`` when the file cannot be read or holds no certificate.
+    public static func loadCertificates(pemFile path: String) throws(SyncError) -> [NIOSSLCertificate] {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw .invalidCACertificate(path, reason: "no readable file there")
+        }
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMFile(path)
+        } catch {
+            throw .invalidCACertificate(path, reason: "not a PEM certificate (\(describe(error)))")
+        }
+        guard !certificates.isEmpty else { throw .invalidCACertificate(path, reason: "no certificate in it") }
+        return certificates
     }
 
     /// Checks that `url` is an `http` or `https` URL with a host and no query.
@@ -129,6 +155,7 @@ public struct HTTPUploader: Uploader {
             if Task.isCancelled { return SinkFailure(.unreachable, detail: "cancelled") }
             switch Self.outcome(of: error) {
             case .unreachable(let detail): return SinkFailure(.unreachable, detail: detail)
+            case .untrusted(let detail): return SinkFailure(.untrusted, detail: detail)
             case .transportFailure(let detail): return SinkFailure(.unreachable, detail: detail)
             default: return SinkFailure(.unreachable, detail: Self.describe(error))
             }

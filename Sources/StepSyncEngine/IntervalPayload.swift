@@ -126,6 +126,39 @@ struct IntervalPayload {
         return (uuid, owner)
     }
 
+    // MARK: - Parts (a body over the sink's limit, sent in several requests)
+
+    /// Whether the body may be cut into parts: a samples body (a deletions body is sent whole).
+    var isSplittable: Bool { !endpoint.isDeletion }
+
+    /// The bytes of a body's brackets: `{"samples":[` and `]}`.
+    static var overhead: Int { samplesPrefix.count + samplesSuffix.count }
+
+    /// The size in bytes of each sample's object from `start` on (without the comma after it).
+    func objectSizes(from start: Int) -> [Int] {
+        let last = uuids.count - 1
+        return (start..<uuids.count).map { i in
+            (i < last ? offsets[i + 1] - 1 : body.count - Self.samplesSuffix.count) - offsets[i]
+        }
+    }
+
+    /// The owners (interval ids) of the samples from `start` on.
+    func owners(from start: Int) -> ArraySlice<Int64> { owners[start...] }
+
+    /// The body of the samples of `range` alone: the brackets around their objects (consecutive in ``body``, commas
+    /// between them). The whole body when `range` covers every sample.
+    func body(of range: Range<Int>) -> [UInt8] {
+        guard range != 0..<uuids.count else { return body }
+        precondition(!range.isEmpty && range.upperBound <= uuids.count, "a part of the body's samples")
+        let end = range.upperBound < uuids.count ? offsets[range.upperBound] - 1 : body.count - Self.samplesSuffix.count
+        var part: [UInt8] = []
+        part.reserveCapacity(Self.overhead + end - offsets[range.lowerBound])
+        part.append(contentsOf: Self.samplesPrefix)
+        part.append(contentsOf: body[offsets[range.lowerBound]..<end])
+        part.append(contentsOf: Self.samplesSuffix)
+        return part
+    }
+
     private static let samplesPrefix = Array(#"{"samples":["#.utf8)
     private static let samplesSuffix = Array("]}".utf8)
 }

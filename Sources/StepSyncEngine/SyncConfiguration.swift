@@ -17,6 +17,9 @@ public struct SyncConfiguration: Sendable {
     /// The most samples one request carries when it packs several consecutive small intervals of one type
     /// (``RequestPacking``); an interval larger than this still goes alone. `0` sends every interval alone.
     public var maxSamplesPerRequest: Int
+    /// The largest request body to send, in bytes (`--max-request-bytes`): a request over it is sent in parts
+    /// (``RequestSplit``); `nil` until a 413 teaches one (``BodySizeLimit``).
+    public var maxRequestBytes: Int?
     /// Probe the sink (`GET /health`) before the first interval, so a sink that is not running is one message
     /// rather than a failed request per interval.
     public var probeFirst: Bool
@@ -34,7 +37,8 @@ public struct SyncConfiguration: Sendable {
         types: [SampleType]? = nil,
         pageSize: Int = 5_000,
         maxSamplesPerRequest: Int = SyncConfiguration.defaultMaxSamplesPerRequest,
-        probeFirst: Bool = true
+        probeFirst: Bool = true,
+        maxRequestBytes: Int? = nil
     ) {
         self.concurrency = max(1, concurrency)
         self.retryPolicy = retryPolicy
@@ -44,5 +48,9 @@ public struct SyncConfiguration: Sendable {
         self.pageSize = max(1, pageSize)
         self.maxSamplesPerRequest = max(0, maxSamplesPerRequest)
         self.probeFirst = probeFirst
+        self.maxRequestBytes = maxRequestBytes
     }
+
+    /// The range `--max-request-bytes` accepts: 1 KiB … 1 GiB.
+    public static let maxRequestBytesRange = 1_024...(1 << 30)
 }

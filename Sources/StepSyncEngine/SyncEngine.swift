@@ -22,6 +22,12 @@ import StepSyncStore
 /// durable append per 19 samples. A packed request that fails permanently puts its intervals back to pending, and
 /// each is then sent alone, so a failure lands on the interval that causes it.
 ///
+/// **Body limits.** A request the sink or a proxy refuses as too large (413) is cut into parts that fit
+/// (``RequestSplit``: packed intervals apart first, then one interval's samples) and the parts are sent one after the
+/// other; the run's ``BodySizeLimit`` (shared by the requests in flight) remembers the limit, so later requests are cut
+/// before they are sent. The intervals are marked synced only once every part is acknowledged, and fail for size only
+/// when a body of one sample is refused.
+///
 /// A crash between 1 and 3 leaves the interval `inFlight`; the next run puts it back to pending at startup and resends
 /// it, and the sink's de-duplication by uuid keeps the end state exact (the resent samples count as `duplicates`).
 ///
@@ -131,6 +137,7 @@ public struct SyncEngine: Sendable {
         var random = SplitMix64(seed: SplitMix64.hash(randomSeed, 0x0D0A, 0))
         var rejectedSeen = Set<UUID>()
         var missingEndpoints: [SinkEndpoint: String] = [:]
+        let bodyLimit = SharedBodyLimit(configured: configuration.maxRequestBytes)
 
         if configuration.probeFirst, !queue.isEmpty, stop.requestCount == 0, let failure = await uploader.probe() {
             outage.failed(failure, at: elapsed())
@@ -178,6 +185,7 @@ public struct SyncEngine: Sendable {
                                 phase = .gaveUp
                                 report.gaveUp = failure.message(server: uploader.server)
                                 report.gaveUpAfterSeconds = after
+                                report.gaveUpAtOnce = failure.isFatal
                                 logger.info("Gave up waiting for the sink", metadata: [
                                     "sync.server": "\(uploader.server)", "sync.error": "\(failure.note)",
                                     "sync.outageSeconds": "\(after)",
@@ -217,7 +225,7 @@ public struct SyncEngine: Sendable {
                             }
                             let batch = Array(queue[next..<(next + take)])
                             group.addTask {
-                                let (result, rejected, notPending) = try await self.send(batch, stop: stop)
+                                let (result, rejected, notPending) = try await self.send(batch, stop: stop, bodyLimit: bodyLimit)
                                 return .interval(result, rejected: rejected, notPending: notPending)
                             }
                             next += take
@@ -327,6 +335,9 @@ public struct SyncEngine: Sendable {
             group.cancelAll()
         }
 
+        let learnt = bodyLimit.value
+        report.tooLarge = learnt.refusals
+        report.requestLimitBytes = learnt.limit
         try summarise(into: &report, types: types)
         report.seconds = Self.seconds(elapsed())
         return report
@@ -356,7 +367,7 @@ public struct SyncEngine: Sendable {
     /// transaction once the sink acknowledged it. Also returns the samples it left out as invalid, and how many of
     /// `batch` were no longer pending.
     private func send(
-        _ batch: [SyncInterval], stop: SyncStop
+        _ batch: [SyncInterval], stop: SyncStop, bodyLimit: SharedBodyLimit
     ) async throws -> (IntervalResult, [RejectedSample], notPending: Int) {
         let claimedIds: [Int64]
         do {
@@ -391,10 +402,17 @@ public struct SyncEngine: Sendable {
             }
             var machine = IntervalSendMachine(policy: configuration.retryPolicy)
             var random = SplitMix64(seed: SplitMix64.hash(randomSeed, 0x1A7E, Int(truncatingIfNeeded: ids[0])))
+            // Samples 0..<acknowledged of the payload are acknowledged (the parts sent so far of a body cut to fit
+            // the sink's limit); their acknowledgements add up in `total`.
+            var acknowledged = 0
+            var total = none
             while true {
                 try Task.checkCancellation()
-                machine.startSend()
-                let outcome = try await uploader.send(payload.body, to: payload.endpoint, itemCount: payload.count)
+                let range = nextPart(of: payload, from: acknowledged, limit: bodyLimit.limit)
+                let body = payload.isSplittable ? payload.body(of: range) : payload.body
+                machine.startSend(samples: payload.isSplittable ? range.count : 1)
+                let outcome = try await uploader.send(body, to: payload.endpoint,
+                                                      itemCount: payload.isSplittable ? range.count : payload.count)
                 if let message = Self.missingEndpoint(outcome, payload.endpoint) {
                     // A sink without /samples (HealthStepsSync, an older stepsync): a fact about the sink, not about
                     // these intervals — they stay pending, and so do the others of their endpoint.
@@ -406,13 +424,36 @@ public struct SyncEngine: Sendable {
                 metadata["sync.attempt"] = "\(machine.attempts)"
                 switch action {
                 case .markSynced(let ack):
+                    bodyLimit.accepted(bodyBytes: body.count)
+                    total.saved += ack.saved
+                    total.inserted += ack.inserted
+                    total.duplicates += ack.duplicates
+                    total.deleted += ack.deleted
+                    acknowledged = payload.isSplittable ? range.upperBound : payload.count
+                    if acknowledged < payload.count {
+                        // A part of a body cut to fit. The intervals are marked synced only once every part is
+                        // acknowledged (a crash between parts resends them whole). A pause stops here: they go back
+                        // to pending, and the next run resends them (the sink counts the parts it has as duplicates).
+                        if stop.requestCount > 0 {
+                            try store.requeueClaimed(ids, error: "paused between the parts of a split request")
+                            return (.requeued(ids.count), rejected, notPending)
+                        }
+                        machine = IntervalSendMachine(policy: configuration.retryPolicy)
+                        continue
+                    }
                     try await store.markSynced(ids, atMs: Self.nowMs())
-                    if ack.saved != payload.count {
-                        metadata["sync.saved"] = "\(ack.saved)"
+                    if total.saved != payload.count {
+                        metadata["sync.saved"] = "\(total.saved)"
                         metadata["sync.sent"] = "\(payload.count)"
                         logger.warning("The sink acknowledged another number of samples than sent", metadata: metadata)
                     }
-                    return (.synced(kind, intervals: ids.count, count: payload.count, ack), rejected, notPending)
+                    return (.synced(kind, intervals: ids.count, count: payload.count, total), rejected, notPending)
+                case .split(let reason):
+                    let limit = bodyLimit.refused(bodyBytes: body.count)
+                    metadata["sync.error"] = "\(reason)"
+                    metadata["sync.bodyBytes"] = "\(body.count)"
+                    metadata["sync.limitBytes"] = "\(limit)"
+                    logger.info("A request was too large for the sink: sending it in smaller parts", metadata: metadata)
                 case .retry(let delay, let reason):
                     metadata["sync.error"] = "\(reason)"
                     metadata["sync.delay"] = "\(delay)"
@@ -424,7 +465,8 @@ public struct SyncEngine: Sendable {
                         return (.requeued(ids.count), rejected, notPending)
                     }
                 case .dropSample(let refusal):
-                    guard let removed = payload.removeSample(at: refusal.index) else {
+                    // The index is the sample's in the body sent: the part's.
+                    guard let removed = payload.removeSample(at: range.lowerBound + refusal.index) else {
                         return (try fail(intervals, message: refusal.description), rejected, notPending)
                     }
                     let record = RejectedSample(
@@ -436,9 +478,9 @@ public struct SyncEngine: Sendable {
                     metadata["sync.rejected.uuid"] = "\(removed.uuid)"
                     metadata["sync.error"] = "\(refusal.description)"
                     logger.warning("The sink refused a sample: left it out and resending the rest", metadata: metadata)
-                    if payload.count == 0 {
+                    if payload.count == acknowledged {
                         try await store.markSynced(ids, atMs: Self.nowMs())
-                        return (.synced(kind, intervals: ids.count, count: 0, none), rejected, notPending)
+                        return (.synced(kind, intervals: ids.count, count: payload.count, total), rejected, notPending)
                     }
                 case .markFailed(let message):
                     metadata["sync.error"] = "\(message)"
@@ -460,6 +502,18 @@ public struct SyncEngine: Sendable {
             try? store.requeueClaimed(ids)
             throw error
         }
+    }
+
+    /// The samples of the next request of `payload`, from sample `start` on: all of them while no limit is known,
+    /// else the first part ``RequestSplit`` cuts to fit `limit` (packed intervals apart first, then one interval's
+    /// samples).
+    private func nextPart(of payload: IntervalPayload, from start: Int, limit: Int?) -> Range<Int> {
+        guard payload.isSplittable, start < payload.count else { return start..<payload.count }
+        guard let limit else { return start..<payload.count }
+        let parts = RequestSplit.parts(sizes: payload.objectSizes(from: start), owners: Array(payload.owners(from: start)),
+                                       overhead: IntervalPayload.overhead, limit: limit)
+        guard let first = parts.first else { return start..<payload.count }
+        return (start + first.lowerBound)..<(start + first.upperBound)
     }
 
     /// A permanent failure: one interval is marked `failed` with `message`; several are put back to pending to be

@@ -5,6 +5,7 @@ public struct SyncError: Error, CustomStringConvertible, Sendable {
         case cannotLock(lockPath: String, reason: String)
         case invalidServerURL(String, reason: String)
         case remote(String)
+        case invalidCACertificate(String, reason: String)
     }
 
     private let code: Code
@@ -24,6 +25,11 @@ public struct SyncError: Error, CustomStringConvertible, Sendable {
     /// `--server` is not an http(s) URL with a host.
     public static func invalidServerURL(_ url: String, reason: String) -> SyncError {
         SyncError(.invalidServerURL(url, reason: reason))
+    }
+
+    /// `--cacert` (or `STEPSYNC_CACERT`) names no PEM certificate.
+    public static func invalidCACertificate(_ path: String, reason: String) -> SyncError {
+        SyncError(.invalidCACertificate(path, reason: reason))
     }
 
     /// The sink answered a management request (`DELETE /steps`) with an error.
@@ -49,6 +55,8 @@ public struct SyncError: Error, CustomStringConvertible, Sendable {
             return "--server \(url): \(reason) (expected e.g. http://127.0.0.1:8000)"
         case .remote(let message):
             return "the sink refused: \(message)"
+        case .invalidCACertificate(let path, let reason):
+            return "--cacert \(path): \(reason) (expected the PEM certificate of a CA or of the sink itself)"
         }
     }
 }

@@ -26,12 +26,20 @@ public struct SyncReport: Hashable, Sendable {
     public var rejected: [RejectedSample] = []
     /// The store's record after the run: samples rejected by this run and earlier ones.
     public var rejectedTotal: Int = 0
+    /// Requests the sink (or a proxy in front of it) refused as too large (HTTP 413): each was sent again in smaller
+    /// parts.
+    public var tooLarge: Int = 0
+    /// The body limit in force at the end of the run, in bytes (`--max-request-bytes`, lowered by each 413); `nil`
+    /// when none was set or learnt.
+    public var requestLimitBytes: Int?
     /// Whether a stop was requested (the run was paused).
     public var stopped = false
     /// When the run gave up waiting for the sink (`--give-up-after`): the one line saying why, e.g.
     /// `cannot reach http://127.0.0.1:8000: connection refused — is stepsync serve running?`. Every unsent interval
     /// is still pending.
     public var gaveUp: String?
+    /// Whether it gave up at once, on a failure waiting cannot mend (an untrusted certificate).
+    public var gaveUpAtOnce = false
     /// How long the outage it gave up on had lasted, in seconds.
     public var gaveUpAfterSeconds: Double = 0
     /// How many times the run waited for the sink, and for how long in all (seconds).

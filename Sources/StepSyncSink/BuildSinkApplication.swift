@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -54,13 +56,19 @@ public func buildSinkApplication(
         "sink.timeout.header": "\(limits.headerTimeout)", "sink.timeout.body": "\(limits.bodyTimeout)",
         "sink.timeout.idle": "\(limits.idleTimeout)",
     ])
+    let guarded = GuardedHTTP1Channel.builder(limits: limits, registry: registry, logger: logger)
+    let server: HTTPServerBuilder = if let tls = configuration.tls {
+        try .tls(guarded, tlsConfiguration: tls.serverConfiguration())
+    } else {
+        guarded
+    }
     var app = Application(
         responder: SinkResponder(storage: storage, authenticator: authenticator, configuration: configuration,
                                  loopbackOnly: HostPolicy.isLoopbackAddress(configuration.host),
                                  budget: BodyBudget(capacity: configuration.maxBufferedBytes),
                                  // A storage with clients of its own counts each one's activity apart.
                                  activity: SinkActivity(perClient: !(authenticator is SharedTokenAuthenticator))),
-        server: GuardedHTTP1Channel.builder(limits: limits, registry: registry, logger: logger),
+        server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "stepsync"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger

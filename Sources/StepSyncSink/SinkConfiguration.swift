@@ -45,6 +45,8 @@ public struct SinkConfiguration: Sendable {
     public var onConnectionsChange: (@Sendable (ConnectionCounts) -> Void)?
     /// Called after every synced commit of the data files (tests count group commits with it).
     public var onSync: (@Sendable () -> Void)?
+    /// HTTPS with this certificate and key (`serve --tls-cert/--tls-key`); `nil`: plain HTTP.
+    public var tls: SinkTLS? = nil
 
     /// Creates a configuration; every default is the `stepsync serve` default.
     public init(

@@ -240,6 +240,9 @@ struct ServeProcessTests {
                 let files = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/samples")) ?? []
                 #expect(files.filter { $0.hasSuffix(".jsonl") }.isEmpty, "\(files.count) type files created")
                 #expect(try await request(port: port, "/health").status == 200)
+                // Gone before the next sink takes the directory's lock (under load the kill is not instant).
+                kill(serve.pid, SIGKILL)
+                _ = try await serve.wait(timeout: .seconds(60))
             }
             do {
                 let (serve, port) = try await startServe(dir, ["--max-types", "1000"], prefix: limit)

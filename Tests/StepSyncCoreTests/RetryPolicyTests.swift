@@ -90,7 +90,7 @@ struct UploadOutcomeTests {
             == .serverUnavailable(SinkFailure(.unavailable(status: status), detail: "busy", retryAfterSeconds: retryAfter)))
     }
 
-    @Test("other 4xx fail with the server's message", arguments: [400, 401, 403, 404, 409, 413, 422])
+    @Test("other 4xx fail with the server's message", arguments: [400, 401, 403, 404, 409, 422])
     func permanent(status: Int) {
         let outcome = UploadOutcome.rejected(status: status, message: "sample 3: endDate before startDate",
                                              retryAfterSeconds: nil)

@@ -26,11 +26,16 @@ public struct FaultPlan: Sendable {
     public var batch = 0
     /// Paths the front answers 404 as a sink that does not serve them would (HealthStepsSync has no `/samples`).
     public var missingPaths: Set<String> = []
+    /// Answer 413 with an HTML body, as nginx's `client_max_body_size` does, to every POST whose body is larger.
+    public var maxBodyBytes: Int?
+    /// Hold POST number n and every later one until ``FrontCounters/releaseHeld()`` (a test kills the client
+    /// meanwhile): the POSTs before it were answered.
+    public var holdFromPost: Int?
 
     /// A plan; every fault is off unless given.
     public init(unavailableFirst: Int = 0, failureStatus: Int = 503, retryAfter: String? = nil, rejectUUID: UUID? = nil,
                 refuseUUIDByIndex: UUID? = nil, delay: Duration = .zero, batch: Int = 0,
-                missingPaths: Set<String> = []) {
+                missingPaths: Set<String> = [], maxBodyBytes: Int? = nil, holdFromPost: Int? = nil) {
         self.unavailableFirst = unavailableFirst
         self.failureStatus = failureStatus
         self.retryAfter = retryAfter
@@ -39,6 +44,8 @@ public struct FaultPlan: Sendable {
         self.delay = delay
         self.batch = batch
         self.missingPaths = missingPaths
+        self.maxBodyBytes = maxBodyBytes
+        self.holdFromPost = holdFromPost
     }
 }
 
@@ -50,6 +57,13 @@ public actor FrontCounters {
     public private(set) var unavailableAnswers = 0
     public private(set) var rejections = 0
     public private(set) var healthProbes = 0
+    /// POSTs answered 413 (``FaultPlan/maxBodyBytes``).
+    public private(set) var tooLargeAnswers = 0
+    /// The size of every POST body forwarded to the sink.
+    public private(set) var forwardedSizes: [Int] = []
+    /// Every POST body forwarded to the sink (not answered by the front itself), by path, in order.
+    public private(set) var forwarded: [String: [Data]] = [:]
+    private var held: [CheckedContinuation<Void, Never>] = []
     /// Every POST body received, by path, in order of arrival.
     public private(set) var bodies: [String: [Data]] = [:]
 
@@ -80,6 +94,8 @@ public actor FrontCounters {
     /// Lets every POST held for its batch go, and every later one pass (the front does it before shutting down).
     public func releaseHeld() {
         released = true
+        for waiter in held { waiter.resume() }
+        held.removeAll()
         for waiter in batchWaiters.values.joined() { waiter.resume() }
         batchWaiters.removeAll()
     }
@@ -95,6 +111,17 @@ public actor FrontCounters {
         await withCheckedContinuation { batchWaiters[batch, default: []].append($0) }
     }
 
+    /// Holds a POST until ``releaseHeld()``.
+    func hold() async {
+        if released { return }
+        await withCheckedContinuation { held.append($0) }
+    }
+
+    func countTooLarge() { tooLargeAnswers += 1 }
+    func countForwarded(_ body: Data, path: String) {
+        forwardedSizes.append(body.count)
+        forwarded[path, default: []].append(body)
+    }
     func end() { inFlight -= 1 }
     func countUnavailable() { unavailableAnswers += 1 }
     func countRejection() { rejections += 1 }
@@ -172,6 +199,12 @@ public enum FaultFront {
     ) async throws -> Response {
         if plan.batch > 0 { await counters.gather(number, size: plan.batch) }
         if plan.delay > .zero { try await Task.sleep(for: plan.delay) }
+        if let hold = plan.holdFromPost, number >= hold { await counters.hold() }
+        if let limit = plan.maxBodyBytes, bytes.readableBytes > limit {
+            await counters.countTooLarge()
+            return Response(status: .contentTooLarge, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(
+                string: "<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n")))
+        }
         if number <= plan.unavailableFirst {
             await counters.countUnavailable()
             var headers: HTTPFields = [.contentType: "application/json"]
@@ -206,6 +239,7 @@ public enum FaultFront {
             forward.headers.add(name: field.name.canonicalName, value: field.value)
         }
         forward.body = .bytes(bytes)
+        await counters.countForwarded(Data(bytes.readableBytesView), path: path)
         let response = try await HTTPClient.shared.execute(forward, timeout: .seconds(30))
         let answer = try await response.body.collect(upTo: 1 << 20)
         return Response(status: .init(code: Int(response.status.code)), headers: [.contentType: "application/json"],

@@ -15,4 +15,20 @@ public enum RawStore {
     public static func setSample(_ uuid: UUID, column: String, to value: some DatabaseValueConvertible, storePath path: String) throws {
         try execute("UPDATE sample SET \(column) = ? WHERE uuid = ?", arguments: [value, uuid], storePath: path)
     }
+
+    /// Every sample's uuid in the store at `path`, by type identifier.
+    public static func uuidsByType(storePath path: String) throws -> [String: Set<UUID>] {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            var byType: [String: Set<UUID>] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT t.identifier AS type, s.uuid AS uuid FROM sample s JOIN sample_type t ON t.id = s.type_id
+                """)
+            while let row = try rows.next() {
+                byType[row["type"], default: []].insert(row["uuid"])
+            }
+            return byType
+        }
+    }
 }

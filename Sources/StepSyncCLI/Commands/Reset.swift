@@ -29,6 +29,8 @@ extension StepSyncCommand {
         @Option(help: ArgumentHelp("The sink's base URL (with --remote).", valueName: "url"))
         var server = "http://127.0.0.1:8000"
 
+        @OptionGroup var tls: ServerTLSOptions
+
         @Option(parsing: .unconditional,
                 help: ArgumentHelp("A bearer token for the sink (default STEPSYNC_TOKEN).", valueName: "token"))
         var token: String?
@@ -43,6 +45,7 @@ extension StepSyncCommand {
         }
 
         func run() async throws {
+            if remote { try tls.checkFile() }
             let directory = data.dataDirectory
             let store = try StepStore(dataDirectory: directory)
             let what = remote ? "the interval ledger of \(store.path) and everything the sink at \(server) holds"
@@ -56,19 +59,22 @@ extension StepSyncCommand {
             let logger = Logger(label: "stepsync.reset") { StreamLogHandler.standardError(label: $0) }
             let remote = remote
             let server = server
+            let caCertificateFile = tls.caCertificateFile
             try await SyncLock.withLock(path: directory.syncLockPath) {
                 // The ledger first: whatever happens next, it never claims what the sink no longer holds.
                 let deleted = try store.deleteIntervals()
                 print("deleted \(deleted) intervals from the ledger")
                 guard remote else { return }
                 do {
-                    let answer = try await HTTPUploader.withUploader(server: server, token: token, logger: logger) {
+                    let answer = try await HTTPUploader.withUploader(
+                        server: server, token: token, caCertificateFile: caCertificateFile, logger: logger
+                    ) {
                         try await $0.deleteAll()
                     }
                     print("sink emptied: \(answer)")
                 } catch {
                     FileHandle.standardError.write(Data("""
-                        stepsync reset: the ledger is cleared, but the sink at \(server) may still hold samples: \(error)
+                        stepsync reset: the ledger is cleared, but the sink at \(server) may still hold samples: \(HTTPUploader.explain(error, server: server))
                         Run `stepsync reset --remote` again to empty it (or `stepsync layer` and `stepsync sync` to send \
                         everything again; the sink de-duplicates).\n
                         """.utf8))

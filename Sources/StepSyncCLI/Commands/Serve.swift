@@ -15,7 +15,9 @@ extension StepSyncCommand {
                 exactly once by uuid, and answers 2xx only once they are on disk. One sink per data directory (a \
                 second one exits at once, naming the first's pid). On a loopback address it answers only requests \
                 for localhost; any other address needs --token (or --allow-unauthenticated). Prints \
-                "listening on http://HOST:PORT" on stdout; SIGINT/SIGTERM stop it gracefully.
+                "listening on http://HOST:PORT" on stdout; SIGINT/SIGTERM stop it gracefully. With --tls-cert and \
+                --tls-key (PEM) it serves HTTPS only (a plain-HTTP request to that port is refused); a non-loopback \
+                --host without them prints a warning: tokens would cross the network in clear.
 
                 With --database URL (or STEPSYNC_DATABASE_URL) it stores in PostgreSQL instead, for many clients: \
                 every request but /health needs a client's token (stepsync clients add), and each client sees only \
@@ -53,6 +55,14 @@ extension StepSyncCommand {
 
         @Flag(help: "Run on a non-loopback --host without a token: anyone who can reach it can read and delete.")
         var allowUnauthenticated = false
+
+        @Option(name: .customLong("tls-cert"), help: ArgumentHelp(
+            "Serve HTTPS with this PEM certificate (chain); needs --tls-key.", valueName: "file"))
+        var tlsCert: String?
+
+        @Option(name: .customLong("tls-key"), help: ArgumentHelp(
+            "The PEM private key of --tls-cert.", valueName: "file"))
+        var tlsKey: String?
 
         @Option(help: "The largest request body accepted, in MiB (1…1024).")
         var maxBodyMib = 64
@@ -104,10 +114,26 @@ extension StepSyncCommand {
             token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         }
 
+        /// The TLS of `--tls-cert`/`--tls-key`, or `nil` for plain HTTP.
+        var tls: SinkTLS? {
+            guard let tlsCert, let tlsKey else { return nil }
+            return SinkTLS(certificatePath: tlsCert, keyPath: tlsKey)
+        }
+
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
             guard (0.1...600).contains(databaseTimeout) else {
                 throw ValidationError("--database-timeout must be 0.1…600 seconds, not \(databaseTimeout)")
+            }
+            guard (tlsCert == nil) == (tlsKey == nil) else {
+                throw ValidationError("--tls-cert and --tls-key go together: give both PEM files, or neither for plain HTTP")
+            }
+            if let tls {
+                do {
+                    _ = try tls.serverConfiguration()
+                } catch {
+                    throw ValidationError("\(error)")
+                }
             }
             guard (1...1024).contains(maxBodyMib) else {
                 throw ValidationError("--max-body-mib must be 1…1024 (MiB), not \(maxBodyMib)")
@@ -157,6 +183,7 @@ extension StepSyncCommand {
                 maxInflatedBytes: max(256 << 20, maxBodyMib << 20), maxBufferedBytes: max(512 << 20, maxBodyMib << 21),
                 maxTypes: maxTypes, connectionLimits: connectionLimits)
             configuration.cors = CORSPolicy(allowedOrigins: corsOrigins)
+            configuration.tls = tls
             if allowUnauthenticated, effectiveToken == nil, !SinkSetupError.isLoopback(host) {
                 FileHandle.standardError.write(Data("""
                     warning: serving \(host) without a token: anyone who can reach this port can read and delete \
@@ -164,12 +191,20 @@ extension StepSyncCommand {
 
                     """.utf8))
             }
+            if tls == nil, !SinkSetupError.isLoopback(host) {
+                FileHandle.standardError.write(Data("""
+                    warning: serving plain HTTP on \(host): bearer tokens and samples cross the network in clear — \
+                    give --tls-cert and --tls-key, or put a TLS proxy in front
+
+                    """.utf8))
+            }
             let host = self.host
+            let scheme = tls == nil ? "http" : "https"
             let announce: @Sendable (Int) async -> Void = { port in
                 // Unbuffered, so a script reading the port sees it at once.
-                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+                FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(port)\n".utf8))
                 FileHandle.standardError.write(Data("""
-                    dashboard: http://\(host):\(port)/ · API: http://\(host):\(port)/openapi.json
+                    dashboard: \(scheme)://\(host):\(port)/ · API: \(scheme)://\(host):\(port)/openapi.json
 
                     """.utf8))
             }

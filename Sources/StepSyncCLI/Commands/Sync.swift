@@ -27,11 +27,17 @@ extension StepSyncCommand {
                 when every interval is synced.
                 Consecutive small intervals of one type share a request of at most --request-samples samples \
                 (each is still claimed and marked on its own, in one transaction per request); 0 sends every \
-                interval alone.
+                interval alone. A request the sink (or a proxy in front of it) refuses as too large (413) is sent \
+                again in parts (packed intervals apart, then one interval's samples) and the limit is kept for the \
+                rest of the run (--max-request-bytes sets one up front); an interval fails for size only when one \
+                sample alone is refused.
+                For https:// the system's roots are trusted; --cacert FILE (or STEPSYNC_CACERT) adds a private CA \
+                or the sink's self-signed certificate.
                 Examples:
                   stepsync sync
                   stepsync sync --server http://127.0.0.1:8000 --concurrency 4 --json
                   stepsync sync --type HKQuantityTypeIdentifierHeartRate --give-up-after 0
+                  stepsync sync --server https://sink.example:8443 --cacert ca.pem
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
@@ -47,8 +53,15 @@ extension StepSyncCommand {
                                    valueName: "n"))
         var requestSamples = SyncConfiguration.defaultMaxSamplesPerRequest
 
+        @Option(name: .customLong("max-request-bytes"), help: ArgumentHelp(
+            "The largest request body to send, in bytes (1024…1073741824); larger requests go in parts.",
+            discussion: "Without it the limit is learnt from the sink's (or a proxy's) 413 answers.", valueName: "n"))
+        var maxRequestBytes: Int?
+
         @Flag(help: "Compress request bodies with gzip.")
         var gzip = false
+
+        @OptionGroup var tls: ServerTLSOptions
 
         @Option(name: .customLong("max-attempts"), help: "The most sends of one interval in this run when a fault hits it alone (a 500, a timeout), the first included; waits for the sink do not count.")
         var maxAttempts = 5
@@ -85,6 +98,10 @@ extension StepSyncCommand {
             guard requestSamples >= 0 else {
                 throw ValidationError("--request-samples must be at least 0 (0: one interval per request), not \(requestSamples)")
             }
+            if let maxRequestBytes, !SyncConfiguration.maxRequestBytesRange.contains(maxRequestBytes) {
+                let range = SyncConfiguration.maxRequestBytesRange
+                throw ValidationError("--max-request-bytes must be \(range.lowerBound)…\(range.upperBound) (bytes), not \(maxRequestBytes)")
+            }
             guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1, not \(maxAttempts)") }
             guard backoffBase.isFinite, backoffBase >= 0 else {
                 throw ValidationError("--backoff-base must be a number of seconds ≥ 0, not \(backoffBase)")
@@ -105,6 +122,7 @@ extension StepSyncCommand {
         }
 
         func run() async throws {
+            try tls.checkFile()
             let directory = data.dataDirectory
             let store = try StepStore(dataDirectory: directory)
             let logger = Logger(label: "stepsync.sync") { label in
@@ -118,14 +136,17 @@ extension StepSyncCommand {
                 outagePolicy: SinkOutageMachine.Policy(baseSeconds: backoffBase, giveUpAfterSeconds: giveUpAfter),
                 retryFailed: retryFailed,
                 types: types.isEmpty ? nil : Self.unique(types.map(SampleType.init(rawValue:))),
-                maxSamplesPerRequest: requestSamples)
+                maxSamplesPerRequest: requestSamples,
+                maxRequestBytes: maxRequestBytes)
+            let caCertificateFile = tls.caCertificateFile
             let token = token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
             let stop = SyncStop()
             let json = json
             let report = try await SyncLock.withLock(path: directory.syncLockPath) {
                 try await SignalHandlers.withStopOnSignals(stop) {
                     try await HTTPUploader.withUploader(
-                        server: server, gzip: gzip, token: token, concurrency: concurrency, logger: logger
+                        server: server, gzip: gzip, token: token, caCertificateFile: caCertificateFile,
+                        concurrency: concurrency, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
                                                 logger: logger)
@@ -140,7 +161,7 @@ extension StepSyncCommand {
             if json, let gaveUp = report.gaveUp {
                 // Without --json the summary says it.
                 FileHandle.standardError.write(Data(
-                    "stepsync: gave up after \(Format.duration(report.gaveUpAfterSeconds)): \(gaveUp)\n".utf8))
+                    "stepsync: \(Self.gaveUpLine(report, gaveUp))\n".utf8))
             }
             if json {
                 try JSONOutput.print(Self.jsonObject(report))
@@ -148,6 +169,11 @@ extension StepSyncCommand {
                 print(Self.summary(report, zone: try zone.displayTimeZone()))
             }
             if !report.isComplete { throw ExitCode.failure }
+        }
+
+        /// `gave up after 5 min 00 s: cannot reach …`, or `stopped: …` for a failure waiting cannot mend.
+        static func gaveUpLine(_ report: SyncReport, _ gaveUp: String) -> String {
+            report.gaveUpAtOnce ? "stopped: \(gaveUp)" : "gave up after \(Format.duration(report.gaveUpAfterSeconds)): \(gaveUp)"
         }
 
         static func unique(_ types: [SampleType]) -> [SampleType] {
@@ -179,6 +205,8 @@ extension StepSyncCommand {
                 "complete": report.isComplete,
                 "types": report.types.map(\.rawValue),
                 "gaveUp": report.gaveUp.map { $0 as Any } ?? NSNull(),
+                "tooLarge": report.tooLarge,
+                "requestLimitBytes": report.requestLimitBytes.map { $0 as Any } ?? NSNull(),
                 "serverWaits": report.serverWaits,
                 "unsupported": report.unsupported,
                 "skipped": report.skipped,
@@ -235,7 +263,7 @@ extension StepSyncCommand {
             }
             lines.append(contentsOf: report.unsupported)
             if let gaveUp = report.gaveUp {
-                lines.append("gave up after \(Format.duration(report.gaveUpAfterSeconds)): \(gaveUp)")
+                lines.append(Self.gaveUpLine(report, gaveUp))
                 lines.append("\(Format.number(report.pending)) intervals are still pending; run `stepsync sync` again once the sink is up.")
             } else if report.pending > 0 {
                 lines.append(report.stopped

@@ -9,6 +9,8 @@
 /// idle ──startSend──▶ sending ──accepted──────────────────────▶ done(markSynced)
 ///                       │  ├──sample refused, drops left──────▶ waiting ──startSend──▶ sending …  (dropSample)
 ///                       │  ├──permanent (4xx)─────────────────▶ done(markFailed)
+///                       │  ├──413, body of > 1 sample─────────▶ waiting ──startSend──▶ sending …  (split)
+///                       │  ├──413, body of 1 sample───────────▶ done(markFailed)
 ///                       │  ├──sink unreachable / 429 / 503────▶ done(yieldToSink)
 ///                       │  ├──transient, attempts left────────▶ waiting ──startSend──▶ sending …  (retry)
 ///                       │  ├──transient, none left────────────▶ done(markFailed)
@@ -31,6 +33,11 @@ public struct IntervalSendMachine: Sendable {
         case dropSample(SampleRefusal)
         /// Record the failure (`markFailed`) with this message: the interval is done, the sync goes on.
         case markFailed(String)
+        /// The body was too large for the sink or a proxy in front of it (HTTP 413): lower the run's
+        /// ``BodySizeLimit`` below its size, cut the samples not yet acknowledged into parts that fit
+        /// (``RequestSplit``), then call ``IntervalSendMachine/startSend(samples:)`` and send the first. Uses no
+        /// attempt.
+        case split(String)
         /// Put the interval back to `pending` (a paused or cancelled sync did not get it through).
         case requeue(String)
         /// Put the interval back to `pending` and let the engine wait for the sink: the fault is the server's.
@@ -55,6 +62,12 @@ public struct IntervalSendMachine: Sendable {
     public private(set) var transientFailures = 0
     /// Samples the sink refused one by one so far.
     public private(set) var refusedSamples = 0
+    /// Bodies refused as too large (413) so far.
+    public private(set) var splits = 0
+    /// The samples in the body of the send under way.
+    public private(set) var samplesInSend = 1
+    /// The most 413s one request may get: each at least halves the limit, so 64 cover any body.
+    public static let maxSplits = 64
 
     /// Creates the machine for one interval.
     public init(policy: RetryPolicy, maxRefusedSamples: Int = 100) {
@@ -68,12 +81,14 @@ public struct IntervalSendMachine: Sendable {
     /// Whether the interval has reached an end (synced, failed, requeued or handed to the sink's wait).
     public var isDone: Bool { state == .done }
 
-    /// A send starts. Returns its 1-based number.
+    /// A send of a body of `samples` samples (or deletions: 1, they are never split) starts. Returns its 1-based
+    /// number.
     @discardableResult
-    public mutating func startSend() -> Int {
+    public mutating func startSend(samples: Int = 1) -> Int {
         switch state {
         case .idle, .waiting:
             state = .sending
+            samplesInSend = samples
             sends += 1
             return sends
         case .sending, .done:
@@ -106,6 +121,18 @@ public struct IntervalSendMachine: Sendable {
         case .permanent(let message):
             state = .done
             return .markFailed(message)
+        case .tooLarge(let message):
+            guard samplesInSend > 1 else {
+                state = .done
+                return .markFailed("\(message) (one sample alone is over the body limit of the sink or a proxy in front of it)")
+            }
+            guard splits < Self.maxSplits else {
+                state = .done
+                return .markFailed("\(message) (refused as too large \(splits) times)")
+            }
+            splits += 1
+            state = .waiting
+            return .split(message)
         case .serverUnavailable(let failure):
             state = .done
             return .yieldToSink(failure)

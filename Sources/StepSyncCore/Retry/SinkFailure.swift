@@ -7,7 +7,13 @@ public struct SinkFailure: Hashable, Sendable {
         case unreachable
         /// The sink (or a proxy before it) answered this status: 429, 502, 503, 504.
         case unavailable(status: Int)
+        /// The sink's TLS certificate is not trusted here (unknown CA, self-signed, wrong host): waiting does not
+        /// mend it, so the run stops at once (``SinkOutageMachine``) with every unsent interval pending.
+        case untrusted
     }
+
+    /// Whether waiting cannot mend the failure (``Kind/untrusted``): the run gives up at once.
+    public var isFatal: Bool { kind == .untrusted }
 
     /// How the sink failed.
     public var kind: Kind
@@ -33,6 +39,9 @@ public struct SinkFailure: Hashable, Sendable {
         case .unavailable(let status):
             let what = status == 429 ? "asks to slow down" : "is unavailable"
             return "the sink at \(server) \(what) (HTTP \(status): \(detail))"
+        case .untrusted:
+            return "the sink at \(server) presented a TLS certificate this machine does not trust (\(detail)): "
+                + "give its CA or self-signed certificate with --cacert FILE (or STEPSYNC_CACERT)"
         }
     }
 
@@ -40,7 +49,7 @@ public struct SinkFailure: Hashable, Sendable {
     /// `HTTP 503: down for maintenance`.
     public var note: String {
         switch kind {
-        case .unreachable: return detail
+        case .unreachable, .untrusted: return detail
         case .unavailable(let status): return "HTTP \(status): \(detail)"
         }
     }

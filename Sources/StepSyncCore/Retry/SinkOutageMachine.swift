@@ -20,7 +20,8 @@
 /// |------------|-----|-----|-----|------|------|
 /// | wait (±10%)| 2 s | 4 s | 8 s | 16 s | 30 s |
 ///
-/// After `giveUpAfter` seconds of one outage (`0`: never) the run gives up: every unsent interval stays `pending`.
+/// After `giveUpAfter` seconds of one outage (`0`: never) the run gives up: every unsent interval stays `pending`; a
+/// failure waiting cannot mend (an untrusted TLS certificate, ``SinkFailure/isFatal``) gives up at once.
 /// Only an answer to an interval's request (an acknowledgement, or a refusal of its content) ends an outage — a
 /// sink whose `/health` answers while every POST gets 503 stays down, and the give-up clock keeps running.
 public struct SinkOutageMachine: Sendable {
@@ -127,7 +128,7 @@ public struct SinkOutageMachine: Sendable {
         }
         let elapsed = Self.seconds(now - since)
         let giveUp = policy.giveUpAfterSeconds
-        if giveUp > 0, elapsed >= giveUp {
+        if last.isFatal || (giveUp > 0 && elapsed >= giveUp) {
             return .giveUp(last, afterSeconds: elapsed)
         }
         var delay: Double

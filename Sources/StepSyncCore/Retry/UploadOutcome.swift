@@ -10,6 +10,8 @@ public enum UploadOutcome: Hashable, Sendable {
     /// The request never reached the sink: connection refused or reset, name resolution, TLS, connect timeout.
     /// A fact about the server, not about the interval: the engine waits for the server (``SinkOutageMachine``).
     case unreachable(String)
+    /// The sink's TLS certificate is not trusted (unknown CA, self-signed, another host): the run stops at once.
+    case untrusted(String)
     /// The request was sent but got no answer: a read timeout, a connection dropped mid-answer.
     case transportFailure(String)
 
@@ -26,6 +28,9 @@ public enum UploadOutcome: Hashable, Sendable {
                 return .serverUnavailable(SinkFailure(.unavailable(status: status), detail: message,
                                                       retryAfterSeconds: retryAfterSeconds))
             }
+            if status == 413 {
+                return .tooLarge("HTTP 413: \(message)")
+            }
             if status == 408 || status == 425 || status >= 500 {
                 return .transient("HTTP \(status): \(message)")
             }
@@ -34,6 +39,8 @@ public enum UploadOutcome: Hashable, Sendable {
             return .permanent(refusal.description)
         case .unreachable(let message):
             return .serverUnavailable(SinkFailure(.unreachable, detail: message))
+        case .untrusted(let message):
+            return .serverUnavailable(SinkFailure(.untrusted, detail: message))
         case .transportFailure(let message):
             return .transient(message)
         }
@@ -52,6 +59,9 @@ public enum UploadOutcome: Hashable, Sendable {
         case transient(String)
         /// Not worth retrying: mark the interval failed with this message.
         case permanent(String)
+        /// The body is over a limit of the sink or a proxy in front of it (HTTP 413): send the samples in smaller
+        /// requests (``RequestSplit``), and fail only when one sample alone is refused.
+        case tooLarge(String)
     }
 
     /// The server's `Retry-After` in seconds, honoured on 429 and 503 only.

@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOSSL
 import NIOHTTP1
 
 /// Hummingbird's HTTP/1 child channel with the sink's connection limits: a ``ConnectionGuard`` at the front of each
@@ -26,7 +27,13 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let connectionGuard = ConnectionGuard(limits: limits, registry: registry, logger: self.logger)
         do {
-            try channel.pipeline.syncOperations.addHandler(connectionGuard, position: .first)
+            // Behind TLS (serve --tls-cert) right after the TLS handler, so its 408 and 503 are encrypted too.
+            let operations = channel.pipeline.syncOperations
+            if let tls = try? operations.handler(type: NIOSSLServerHandler.self) {
+                try operations.addHandler(connectionGuard, position: .after(tls))
+            } else {
+                try operations.addHandler(connectionGuard, position: .first)
+            }
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
