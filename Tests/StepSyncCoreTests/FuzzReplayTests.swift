@@ -54,6 +54,20 @@ struct FuzzReplayTests {
         #expect(accepted >= 5)
     }
 
+    @Test("every wire-text corpus and crash input, and 3,000 seeded mutations: strings are accepted exactly when String(validating:) accepts their UTF-8 and UTF-16 runs")
+    func wireText() throws {
+        let inputs = try FuzzCorpus("wire-text")
+        #expect(inputs.corpus.count >= 13)
+        var accepted = 0, refused = 0
+        for input in inputs.all + inputs.mutations(3_000, seed: 21) {
+            #expect(input.bytes.withUnsafeBytes(WireTextOracle.problems) == [], "\(input)")
+            let pieces = WireTextOracle.pieces(input.bytes.dropFirst())
+            if WireTextOracle.reference(pieces).text != nil { accepted += 1 } else { refused += 1 }
+        }
+        // Both sides of the oracle are exercised.
+        #expect(accepted >= 300 && refused >= 300, "\(accepted) accepted, \(refused) refused")
+    }
+
     @Test("every daily-request corpus and crash input, and 2,000 seeded mutations, keep DailyStepsRequest.parse's promises")
     func dailyRequest() throws {
         let inputs = try FuzzCorpus("daily-request")

@@ -11,6 +11,7 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
         case wrongType
         case invalidUUID
         case invalidDate
+        case invalidText
         case invalidSample(SampleProblem.Reason)
     }
 
@@ -30,7 +31,7 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     /// A short machine-readable name of the problem: `malformed_json`, `missing_field`, `wrong_type`,
-    /// `invalid_uuid`, `invalid_date`, or a ``SampleProblem/Reason`` raw value (`instant_out_of_range`,
+    /// `invalid_uuid`, `invalid_date`, `invalid_text`, or a ``SampleProblem/Reason`` raw value (`instant_out_of_range`,
     /// `end_before_start`, `negative_value`, `value_out_of_range`, `field_too_long`, `invalid_type`, …).
     public var kind: String {
         switch code {
@@ -39,6 +40,7 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
         case .wrongType: "wrong_type"
         case .invalidUUID: "invalid_uuid"
         case .invalidDate: "invalid_date"
+        case .invalidText: "invalid_text"
         case .invalidSample(let reason): reason.rawValue
         }
     }
@@ -64,6 +66,18 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
         WireError(.invalidDate, index: index, field: field,
                   detail: "\"\(InputExcerpt.of(value))\" is not an ISO-8601 date such as 2025-05-11T16:27:22.000Z")
     }
+    /// A string (a value, a key, or one anywhere inside `details` or an unknown field) that is not valid UTF-8 or
+    /// holds an unpaired UTF-16 surrogate escape; `field` is filled in by ``naming(_:)`` where the parser knows it.
+    static func invalidText(_ detail: String, index: Int?, field: String? = nil) -> WireError {
+        WireError(.invalidText, index: index, field: field, detail: detail)
+    }
+
+    /// This error with `field` as its field, when it is an ``invalidText(_:index:field:)`` that names none yet.
+    func naming(_ field: @autoclosure () -> String) -> WireError {
+        guard code == .invalidText, self.field == nil else { return self }
+        return WireError(code, index: sampleIndex, field: field(), detail: detail)
+    }
+
     /// A sample that parsed but that ``SampleValidation`` refuses (an instant out of range, end before start, a
     /// negative or absurd value, a field over its size limit, …).
     public static func invalidSample(_ problem: SampleProblem, index: Int?) -> WireError {
