@@ -11,8 +11,8 @@ import StepSyncCore
 /// 3. every accepted sample is valid: both instants inside ``Instants``, `end ≥ start`, `0 ≤ count ≤ 1,000,000`;
 /// 4. what is accepted re-encodes (``WireEncoder``) to bytes that decode to the same samples and re-encode to the
 ///    same bytes; an encoded line is one line;
-/// 5. what is accepted is JSON: Foundation's `JSONSerialization` reads the same body (valid UTF-8 without `\u`
-///    surrogate escapes, which it refuses when unpaired) and finds the same uuids, instants, counts and strings;
+/// 5. what is accepted is valid UTF-8 (issue 21.5) and JSON: Foundation's `JSONSerialization` reads the same body
+///    (when it holds no `\u` surrogate escape) and finds the same uuids, instants, counts and strings;
 /// 6. a line accepted alone is accepted inside `{"samples":[…]}` as the same sample, and read as the sink's stored
 ///    step-count line it writes back (``WireEncoder/appendStoredLine(_:to:)``) as the same ``HealthSample``;
 /// 7. a `POST /samples` body (``samplesRequestProblems(_:)``): what is accepted passes ``SampleValidation``,
@@ -129,7 +129,9 @@ enum WireOracle {
 
     /// Checks an accepted `POST /samples` body against `JSONSerialization`, when it can judge it.
     static func foundationSamplesProblems(_ bytes: some Collection<UInt8>, _ samples: [HealthSample]) -> [String] {
-        guard let text = FuzzText.validUTF8(bytes), !hasSurrogateEscape(text) else { return [] }
+        // Issue 21.5: what is accepted is UTF-8 (every byte outside strings is ASCII, and every string is checked).
+        guard let text = FuzzText.validUTF8(bytes) else { return ["accepted a body that is not valid UTF-8"] }
+        guard !hasSurrogateEscape(text) else { return [] }
         guard let top = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             return ["accepted, but JSONSerialization refuses it"]
         }
@@ -186,7 +188,9 @@ enum WireOracle {
 
     /// Checks accepted `bytes` against `JSONSerialization`, when it can judge them.
     static func foundationProblems(_ bytes: some Collection<UInt8>, _ samples: [WireSample]) -> [String] {
-        guard let text = FuzzText.validUTF8(bytes), !hasSurrogateEscape(text) else { return [] }
+        // Issue 21.5: what is accepted is UTF-8 (every byte outside strings is ASCII, and every string is checked).
+        guard let text = FuzzText.validUTF8(bytes) else { return ["accepted a body that is not valid UTF-8"] }
+        guard !hasSurrogateEscape(text) else { return [] }
         guard let top = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             return ["accepted, but JSONSerialization refuses it"]
         }
