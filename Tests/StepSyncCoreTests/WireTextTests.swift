@@ -24,6 +24,15 @@ struct WireTextTests {
 
     enum Place: String, CaseIterable { case sourceName, detailsValue, detailsKey, unknownField }
 
+    /// What the detail ends with: where inside `details` the bad string is.
+    static func location(_ place: Place) -> String {
+        switch place {
+        case .detailsValue: ", in metadata.note[1]"
+        case .detailsKey: ", in metadata.(a key)"
+        default: ""
+        }
+    }
+
     static func field(_ place: Place) -> String {
         switch place {
         case .sourceName: "sourceName"
@@ -61,7 +70,8 @@ struct WireTextTests {
             #expect(error.field == Self.field(place))
             let prefix = "is not valid UTF-8: \(problem) (\(hex)) at byte "
             #expect(error.detail.hasPrefix(prefix), "\(error.detail)")
-            let offset = try #require(Int(error.detail.dropFirst(prefix.count)))
+            #expect(error.detail.hasSuffix(Self.location(place)), "\(error.detail)")
+            let offset = try #require(Int(error.detail.dropFirst(prefix.count).dropLast(Self.location(place).count)))
             let bad = bytes.first { $0 >= 0x80 }!
             #expect(body[offset] == bad, "the offset names the first byte of the bad sequence")
             #expect(error.description == "sample 1: field \"\(Self.field(place))\" \(error.detail)")
@@ -90,7 +100,22 @@ struct WireTextTests {
             #expect(error.sampleIndex == 1)
             #expect(error.field == Self.field(place))
             #expect(error.detail.hasPrefix(detail + " at byte "), "\(escape): \(error.detail)")
+            #expect(error.detail.hasSuffix(Self.location(place)), "\(escape): \(error.detail)")
         }
+    }
+
+    @Test("inside details the message says where: keys, array indices, a key itself, long keys shortened", arguments: [
+        (#"{"a":"\ud800"}"#, ", in a"),
+        (#"{"a":{"b":[1,{"c":"x"},["y","\udc00"]]}}"#, ", in a.b[2][1]"),
+        (#"{"a":{"x":1,"b\ud800":2}}"#, ", in a.(a key)"),
+        (#"{"\"{[,:":{"k":"\ud800"}}"#, #", in \"{[,:.k"#),
+        (#"{"abcdefghijklmnopqrstuvwxyz0123":"\ud800"}"#, ", in abcdefghijklmnopqrstuvwx…"),
+    ] as [(String, String)])
+    func detailsPath(details: String, suffix: String) throws {
+        let body = #"{"samples":[\#(Self.good.replacingOccurrences(of: #""details":{"metadata":{"HKMetadataKeyHeartRateMotionContext":"1"}}"#, with: #""details":"# + details))]}"#
+        let error = try #require(throws: WireError.self) { try WireDecoder.decodeSamplesRequest(Array(body.utf8)) }
+        #expect(error.kind == "invalid_text" && error.field == "details" && error.sampleIndex == 0)
+        #expect(error.detail.hasSuffix(suffix), "\(error.detail)")
     }
 
     @Test("POST /steps and stored lines refuse the same: a /steps field, a key, a top-level unknown field")

@@ -66,6 +66,8 @@ struct SinkTextTests {
                         #expect(reply.json["index"] as? Int == 2, "\(what) at \(place)")
                         let message = reply.json["message"] as? String ?? ""
                         #expect(message.hasPrefix("sample 2: field \"\(field)\" \(detail)"), "\(what) at \(place): \(message)")
+                        let location = place == .detailsValue ? ", in metadata.HKWeatherCondition[1]" : place == .detailsKey ? ", in metadata.(a key)" : ""
+                        #expect(message.hasSuffix(location), "\(what) at \(place): \(message)")
                     }
                 }
                 // Nothing of any refused request: no step count, no type, an empty file.

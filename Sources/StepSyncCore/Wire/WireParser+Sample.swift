@@ -309,7 +309,13 @@ extension WireParser {
         }
         guard peek == UInt8(ascii: "{") else { try wrongType("details", expected: "a JSON object") }
         let start = i
-        try skipValue(depth: 1)
+        do throws(WireError) {
+            try skipValue(depth: 1)
+        } catch {
+            // Name where in `details` a string is refused (only on that error: a second, slow walk up to it).
+            guard let offset = error.textOffset else { throw error }
+            throw error.locating(Self.jsonPath(bytes, from: start, to: offset))
+        }
         return Self.minified(UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
     }
 
