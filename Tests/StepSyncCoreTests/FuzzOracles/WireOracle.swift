@@ -213,15 +213,15 @@ enum WireOracle {
     }
 
     /// Whether Foundation's reading of a number is `value`. Foundation reads an integer of more than 19 digits as an
-    /// `NSDecimalNumber` (38 significant digits), whose `doubleValue` can be 1 ulp off the correctly rounded
-    /// `Double(String)` the parser gives (found by `wire-samples` on 2026-11-25: a 129-digit value): there, 1 ulp is
-    /// the same number.
+    /// `NSDecimalNumber` (38 significant digits, the rest dropped), whose `doubleValue` can be ulps off the correctly
+    /// rounded `Double(String)` the parser gives (found by `wire-samples` on 2026-11-25: 129-digit values, 1 and 4
+    /// ulps off): there the decimal's own text is read by `Double(String)`, and 1 ulp (the dropped digits at a
+    /// rounding boundary) is the same number.
     static func sameNumber(_ foundation: Any?, _ value: Double) -> Bool {
         guard let number = foundation as? NSNumber else { return false }
         if number.doubleValue == value { return true }
-        guard number is NSDecimalNumber else { return false }
-        let read = number.doubleValue
-        return read.nextUp == value || read.nextDown == value
+        guard let decimal = number as? NSDecimalNumber, let read = Double(decimal.stringValue) else { return false }
+        return read == value || read.nextUp == value || read.nextDown == value
     }
 
     /// Whether `text` holds a `\u` escape of a UTF-16 surrogate (`\uD800`…`\uDFFF`).
