@@ -1,8 +1,10 @@
+import CCompressZlib
 import CompressNIO
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import StepSyncCore
 
 extension SinkResponder {
     /// The request body as JSON bytes: content type checked, size limited, gzip inflated with its own limit, every
@@ -32,41 +34,73 @@ extension SinkResponder {
             body.writeBuffer(&chunk)
         }
         guard encoding == "gzip" else { return body }
-        guard body.readableBytes > 0 else { throw SinkError.badRequest("gzip body is empty") }
         return try inflate(&body, reservation: &reservation)
     }
 
-    /// Inflates a gzip body 1 MiB at a time, counting each piece against the budget and the inflated limit.
+    /// Inflates a gzip body 1 MiB at a time, counting each piece against the budget and the inflated limit, and
+    /// checks its framing (``GzipMember``): the header, the deflate data to its end, then exactly the 8-byte trailer
+    /// with the CRC-32 and length of what came out. A body cut short, with a wrong CRC-32 or length, or with bytes
+    /// after the trailer (garbage, a second member) is refused whole (400) before anything is parsed or stored.
     private func inflate(_ body: inout ByteBuffer, reservation: inout Int) throws -> ByteBuffer {
+        let header: Int
+        do {
+            header = try body.withUnsafeReadableBytes { raw in
+                try GzipMember.headerLength(raw, crc32: { Self.crc32(0, $0) })
+            }
+        } catch {
+            throw SinkError.badRequest("gzip body \(error)")
+        }
+        body.moveReaderIndex(forwardBy: header)
         let decompressor: ZlibDecompressor
         do {
-            decompressor = try ZlibDecompressor(algorithm: .gzip)
+            // Raw deflate: zlib stops at the end of the deflate data and leaves the trailer (and anything after it)
+            // unread, for ``GzipMember/checkTrailer(_:crc:inflatedCount:)``.
+            decompressor = try ZlibDecompressor(algorithm: .deflate)
         } catch {
             throw SinkError.unavailable("cannot start inflating: \(error)", retryAfterSeconds: configuration.retryAfterSeconds)
         }
         let limit = configuration.maxInflatedBytes
         var inflated = ByteBuffer()
+        var crc: UInt32 = 0
         while true {
             var window = ByteBufferAllocator().buffer(capacity: 1 << 20)
-            var finished = false
+            var ended = false
             do {
+                // A normal return is the end of the deflate data, or its input used up before it (zlib's Z_OK with
+                // room left): the trailer check below refuses the second, which leaves no byte for a trailer.
                 try decompressor.inflate(from: &body, to: &window)
-                finished = true
+                ended = true
             } catch let error as CompressNIOError where error == .bufferOverflow {
                 // The window is full: take it and go on.
             } catch let error as CompressNIOError where error == .inputBufferOverflow {
-                finished = true // the input ended before the gzip trailer; the JSON parser judges what came out
+                throw SinkError.badRequest("gzip body \(GzipError.cutShort("inside its compressed data"))")
             } catch {
-                throw SinkError.badRequest("gzip body is corrupt: \(error)")
+                throw SinkError.badRequest("gzip body \(GzipError.corrupt("its deflate data is invalid (\(error))"))")
             }
             guard inflated.readableBytes + window.readableBytes <= limit else {
                 throw SinkError.tooLarge("gzip body inflates to more than the limit of \(limit) bytes")
             }
             try reserve(window.readableBytes, &reservation)
+            crc = window.withUnsafeReadableBytes { Self.crc32(crc, $0) }
             inflated.writeBuffer(&window)
-            if finished || body.readableBytes == 0 && window.readableBytes == 0 { break }
+            if ended { break }
+        }
+        let count = inflated.readableBytes
+        do {
+            try body.withUnsafeReadableBytes { rest in
+                try GzipMember.checkTrailer(rest, crc: crc, inflatedCount: count)
+            }
+        } catch {
+            throw SinkError.badRequest("gzip body \(error)")
         }
         return inflated
+    }
+
+    /// zlib's CRC-32 of `bytes`, continuing from `crc` (0 to start).
+    static func crc32(_ crc: UInt32 = 0, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
+        // Request bodies are far below 4 GiB (``SinkConfiguration/maxInflatedBytes``), so one call per piece.
+        return UInt32(truncatingIfNeeded: CCompressZlib.crc32(UInt(crc), base.assumingMemoryBound(to: UInt8.self), UInt32(bytes.count)))
     }
 
     private func reserve(_ bytes: Int, _ reservation: inout Int) throws {

@@ -54,6 +54,20 @@ struct FuzzReplayTests {
         #expect(accepted >= 5)
     }
 
+    @Test("every wire-text corpus and crash input, and 3,000 seeded mutations: strings are accepted exactly when String(validating:) accepts their UTF-8 and UTF-16 runs")
+    func wireText() throws {
+        let inputs = try FuzzCorpus("wire-text")
+        #expect(inputs.corpus.count >= 13)
+        var accepted = 0, refused = 0
+        for input in inputs.all + inputs.mutations(3_000, seed: 21) {
+            #expect(input.bytes.withUnsafeBytes(WireTextOracle.problems) == [], "\(input)")
+            let pieces = WireTextOracle.pieces(input.bytes.dropFirst())
+            if WireTextOracle.reference(pieces).text != nil { accepted += 1 } else { refused += 1 }
+        }
+        // Both sides of the oracle are exercised.
+        #expect(accepted >= 300 && refused >= 300, "\(accepted) accepted, \(refused) refused")
+    }
+
     @Test("every daily-request corpus and crash input, and 2,000 seeded mutations, keep DailyStepsRequest.parse's promises")
     func dailyRequest() throws {
         let inputs = try FuzzCorpus("daily-request")
@@ -122,6 +136,24 @@ struct FuzzReplayTests {
 /// What fuzzing found in the core's parsers, each pinned by its exact outcome (the inputs are in `Fuzz/Crashes/`).
 @Suite("Fuzz findings: the wire")
 struct WireFuzzFindingTests {
+    @Test("129-digit values are read correctly rounded, as Double(String) does; Foundation's NSDecimalNumber.doubleValue is 1 and 4 ulps off and the oracle reads its text instead (seed-129-digit-value*, wire-samples 2026-11-25)")
+    func longIntegerValue() throws {
+        for (name, ulps) in [("seed-129-digit-value", 1), ("seed-129-digit-value-zeros", 4)] as [(String, UInt64)] {
+            let file = try #require(try FuzzCorpus("wire-samples").corpus.first { $0.name.hasSuffix(name) })
+            let text = String(decoding: file.bytes, as: UTF8.self)
+            let digits = String(try #require(text.components(separatedBy: #""value":"#).last?.prefix { $0.isNumber }))
+            #expect(digits.count == 129)
+            let samples = try WireDecoder.decodeSamplesRequest(file.bytes)
+            #expect(samples[0].value.bitPattern == Double(digits)!.bitPattern, "the parser rounds correctly")
+            let foundation = try #require(JSONSerialization.jsonObject(with: Data(#"{"v":\#(digits)}"#.utf8)) as? [String: Any])
+            let decimal = try #require(foundation["v"] as? NSDecimalNumber)
+            #expect(samples[0].value.bitPattern - decimal.doubleValue.bitPattern == ulps, "Foundation's doubleValue is off")
+            #expect(WireOracle.sameNumber(decimal, samples[0].value))
+            #expect(!WireOracle.sameNumber(decimal, samples[0].value.nextUp.nextUp))
+            #expect(file.bytes.withUnsafeBytes(WireOracle.samplesRequestProblems) == [])
+        }
+    }
+
     @Test("a date followed by 200 combining accents is quoted to 64 scalars, not 64 characters (crash-review-grapheme-date)")
     func graphemeEcho() throws {
         let inputs = try FuzzCorpus("wire-line").crashes.filter { $0.name.hasSuffix("crash-review-grapheme-date") }

@@ -24,6 +24,24 @@ struct ImportFuzzReplayTests {
         #expect(samples >= 10)
     }
 
+    @Test("every gzip-body corpus and crash input, and 2,000 seeded mutations: the sink's gzip framing accepts exactly what zlib's gzip reader accepts, as the same bytes")
+    func gzipBody() throws {
+        #expect(GzipBodyOracle.available, "zlib (CZlib) is reachable from the importer's tests")
+        let inputs = try FuzzCorpus("gzip-body")
+        #expect(inputs.corpus.count >= 11)
+        var accepted = 0, refused = 0
+        for input in inputs.all + inputs.mutations(2_000, seed: 216) {
+            #expect(input.bytes.withUnsafeBytes(GzipBodyOracle.problems) == [], "\(input)")
+            guard let mode = input.bytes.first else { continue }
+            if GzipBodyOracle.zlibGzip(GzipBodyOracle.makeBody(mode: mode, Array(input.bytes.dropFirst()))) != nil {
+                accepted += 1
+            } else {
+                refused += 1
+            }
+        }
+        #expect(accepted >= 100 && refused >= 100, "\(accepted) accepted, \(refused) refused")
+    }
+
     @Test("every xml-attributes corpus and crash input, and 2,000 seeded mutations, keep the decoders' promises")
     func xmlAttributes() throws {
         let inputs = try FuzzCorpus("xml-attributes")

@@ -11,6 +11,7 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
         case wrongType
         case invalidUUID
         case invalidDate
+        case invalidText
         case invalidSample(SampleProblem.Reason)
     }
 
@@ -21,16 +22,19 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
     public let field: String?
     /// Details: the problem, with at most a short prefix of the offending value.
     public let detail: String
+    /// For `invalid_text`: the byte offset of the bad sequence or escape in the input (to locate it in `details`).
+    let textOffset: Int?
 
-    private init(_ code: Code, index: Int?, field: String?, detail: String) {
+    private init(_ code: Code, index: Int?, field: String?, detail: String, textOffset: Int? = nil) {
         self.code = code
         self.sampleIndex = index
         self.field = field
         self.detail = detail
+        self.textOffset = textOffset
     }
 
     /// A short machine-readable name of the problem: `malformed_json`, `missing_field`, `wrong_type`,
-    /// `invalid_uuid`, `invalid_date`, or a ``SampleProblem/Reason`` raw value (`instant_out_of_range`,
+    /// `invalid_uuid`, `invalid_date`, `invalid_text`, or a ``SampleProblem/Reason`` raw value (`instant_out_of_range`,
     /// `end_before_start`, `negative_value`, `value_out_of_range`, `field_too_long`, `invalid_type`, …).
     public var kind: String {
         switch code {
@@ -39,6 +43,7 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
         case .wrongType: "wrong_type"
         case .invalidUUID: "invalid_uuid"
         case .invalidDate: "invalid_date"
+        case .invalidText: "invalid_text"
         case .invalidSample(let reason): reason.rawValue
         }
     }
@@ -64,6 +69,24 @@ public struct WireError: Error, CustomStringConvertible, Sendable, Equatable {
         WireError(.invalidDate, index: index, field: field,
                   detail: "\"\(InputExcerpt.of(value))\" is not an ISO-8601 date such as 2025-05-11T16:27:22.000Z")
     }
+    /// A string (a value, a key, or one anywhere inside `details` or an unknown field) that is not valid UTF-8 or
+    /// holds an unpaired UTF-16 surrogate escape; `field` is filled in by ``naming(_:)`` where the parser knows it.
+    static func invalidText(_ detail: String, index: Int?, offset: Int) -> WireError {
+        WireError(.invalidText, index: index, field: nil, detail: detail, textOffset: offset)
+    }
+
+    /// This error with `field` as its field, when it is an ``invalidText(_:index:offset:)`` that names none yet.
+    func naming(_ field: @autoclosure () -> String) -> WireError {
+        guard code == .invalidText, self.field == nil else { return self }
+        return WireError(code, index: sampleIndex, field: field(), detail: detail, textOffset: textOffset)
+    }
+
+    /// This `invalid_text` error with where it is inside the field added to its detail (`, in metadata.note[1]`).
+    func locating(_ path: String) -> WireError {
+        guard code == .invalidText, !path.isEmpty else { return self }
+        return WireError(code, index: sampleIndex, field: field, detail: detail + ", in " + path, textOffset: textOffset)
+    }
+
     /// A sample that parsed but that ``SampleValidation`` refuses (an instant out of range, end before start, a
     /// negative or absurd value, a field over its size limit, …).
     public static func invalidSample(_ problem: SampleProblem, index: Int?) -> WireError {

@@ -30,12 +30,18 @@ extension WireParser {
             repeat {
                 // In a body of the encoder's objects the next key is the one after the last in its order: its
                 // bytes are compared at once instead of scanned for the closing quote and then recognised.
-                let (key, plain) = try parseSampleKey(predicted: canonical ? Self.storedKey(after: rank, steps: steps) : nil)
+                let (key, plain): (WireKey, Bool)
+                do throws(WireError) {
+                    (key, plain) = try parseSampleKey(predicted: canonical ? Self.storedKey(after: rank, steps: steps) : nil)
+                } catch {
+                    throw error.naming("(a key)")
+                }
                 if canonical {
                     let next = Self.storedRank(of: key, steps: steps)
                     canonical = plain && next > rank
                     rank = next
                 }
+                do throws(WireError) {
                 switch key {
                 case .uuid:
                     if let raw = fixedStringField(36), let parsed = Self.parseUUID(raw) {
@@ -89,6 +95,9 @@ extension WireParser {
                     }
                 default: try skipValue()
                 }
+                } catch {
+                    throw error.naming(key == .other ? keyName() : key.rawValue)
+                }
             } while try nextMember()
         }
         // A step count sent as a `POST /samples` object is stored in the `POST /steps` layout.
@@ -128,8 +137,8 @@ extension WireParser {
                 return (predicted, true)
             }
         }
-        var k = start
-        while k < bytes.count, bytes[k] != UInt8(ascii: "\""), bytes[k] != UInt8(ascii: "\\"), bytes[k] >= 0x20 { k += 1 }
+        let k = try scanText(from: start)
+        lastKeyStart = start
         let key: WireKey
         let plain = k < bytes.count && bytes[k] == UInt8(ascii: "\"")
         if plain {
@@ -142,6 +151,13 @@ extension WireParser {
         guard peek == UInt8(ascii: ":") else { throw syntax("expected :") }
         i += 1
         return (key, plain)
+    }
+
+    /// The last sample key read (for an error in an unknown field's value), as a short excerpt.
+    private func keyName() -> String {
+        var k = lastKeyStart
+        while k < bytes.count, bytes[k] != UInt8(ascii: "\""), bytes[k] != UInt8(ascii: "\\") { k += 1 }
+        return InputExcerpt.of(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[lastKeyStart..<k]), as: UTF8.self))
     }
 
     /// The `length` bytes between a `"` here and a `"` right after them, or `nil`: a fixed-width value (a uuid, a
@@ -160,8 +176,7 @@ extension WireParser {
         skipWhitespace()
         guard peek == UInt8(ascii: "\"") else { try wrongType(key, expected: "a string") }
         let start = i + 1
-        var k = start
-        while k < bytes.count, bytes[k] != UInt8(ascii: "\""), bytes[k] != UInt8(ascii: "\\"), bytes[k] >= 0x20 { k += 1 }
+        let k = try scanText(from: start)
         if k < bytes.count, bytes[k] == UInt8(ascii: "\"") {
             i = k + 1
             return (UnsafeRawBufferPointer(rebasing: bytes[start..<k]), nil)
@@ -294,7 +309,13 @@ extension WireParser {
         }
         guard peek == UInt8(ascii: "{") else { try wrongType("details", expected: "a JSON object") }
         let start = i
-        try skipValue(depth: 1)
+        do throws(WireError) {
+            try skipValue(depth: 1)
+        } catch {
+            // Name where in `details` a string is refused (only on that error: a second, slow walk up to it).
+            guard let offset = error.textOffset else { throw error }
+            throw error.locating(Self.jsonPath(bytes, from: start, to: offset))
+        }
         return Self.minified(UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
     }
 

@@ -20,6 +20,8 @@ struct WireParser {
     /// Whether the last number parsed is written the way ``WireEncoder`` writes it (a plain integer of at most 15
     /// digits, no sign, no leading zero), so its bytes can be stored as they came.
     var lastNumberIsCanonical = false
+    /// Where the last sample key read starts (after its quote), to name an unknown field in an `invalid_text` error.
+    var lastKeyStart = 0
     /// When set, ``parseRequest(_:)`` also records, per sample, ``storedLineSpan``.
     var recordsStoredLines = false
     /// Per sample of the last ``parseRequest(_:)`` (when ``recordsStoredLines``): the range of its object in the input
@@ -40,7 +42,8 @@ struct WireParser {
         try expectObjectStart()
         if try !consumeObjectEnd() {
             repeat {
-                let key = try parseKey()
+                let key: String
+                do throws(WireError) { key = try parseKey() } catch { throw error.naming("(a key)") }
                 if key == "samples" {
                     skipWhitespace()
                     guard peek == UInt8(ascii: "[") else {
@@ -49,7 +52,7 @@ struct WireParser {
                     }
                     samples = try parseSampleArray(shape)
                 } else {
-                    try skipValue()
+                    do throws(WireError) { try skipValue() } catch { throw error.naming(InputExcerpt.of(key)) }
                 }
             } while try nextMember()
         }
@@ -158,20 +161,16 @@ struct WireParser {
         return true
     }
 
-    /// Parses a string at `"`, decoding escapes; plain strings are copied in one go.
+    /// Parses a string at `"`, decoding escapes; plain strings are copied in one go. The text must be UTF-8 with
+    /// surrogate escapes only in pairs (``WireText``), else `invalid_text`.
     mutating func parseString() throws(WireError) -> String {
         i += 1
         let start = i
-        while i < bytes.count {
-            let c = bytes[i]
-            if c == UInt8(ascii: "\"") {
-                let s = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-                i += 1
-                return s
-            }
-            if c == UInt8(ascii: "\\") { break }
-            if c < 0x20 { throw syntax("control character in a string") }
+        i = try scanText(from: i)
+        if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
+            let s = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
             i += 1
+            return s
         }
         var out = Array(bytes[start..<i])
         while i < bytes.count {
@@ -192,26 +191,22 @@ struct WireParser {
                 case UInt8(ascii: "b"): out.append(0x08)
                 case UInt8(ascii: "f"): out.append(0x0C)
                 case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar), matchLiteral("\\u") {
-                        let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw syntax("invalid surrogate pair") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-                    out.append(contentsOf: Array(String(Character(value)).utf8))
+                    // Never a surrogate here (``escapedScalar(_:)`` pairs or refuses them).
+                    let value = Unicode.Scalar(try escapedScalar(try hex4()))!
+                    out.append(contentsOf: String(Character(value)).utf8)
                 default: throw syntax("invalid escape")
                 }
             default:
                 if c < 0x20 { throw syntax("control character in a string") }
-                out.append(c)
-                i += 1
+                let end = try scanText(from: i)
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[i..<end]))
+                i = end
             }
         }
         throw syntax("unterminated string")
     }
 
-    private mutating func hex4() throws(WireError) -> UInt32 {
+    mutating func hex4() throws(WireError) -> UInt32 {
         guard i + 4 <= bytes.count else { throw syntax("unexpected end of input") }
         var v: UInt32 = 0
         for _ in 0..<4 {
@@ -311,11 +306,12 @@ struct WireParser {
         }
     }
 
-    /// Skips a string at `"`, checking its escapes, without building it.
+    /// Skips a string at `"`, checking its escapes and its text (``WireText``), without building it.
     private mutating func skipString() throws(WireError) {
         i += 1
-        while i < bytes.count {
-            let c = bytes[i]
+        while true {
+            i = try scanText(from: i)
+            guard let c = peek else { break }
             switch c {
             case UInt8(ascii: "\""):
                 i += 1
@@ -329,15 +325,11 @@ struct WireParser {
                     i += 1
                 case UInt8(ascii: "u"):
                     i += 1
-                    let scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar), matchLiteral("\\u") {
-                        guard (0xDC00..<0xE000).contains(try hex4()) else { throw syntax("invalid surrogate pair") }
-                    }
+                    _ = try escapedScalar(try hex4())
                 default: throw syntax("invalid escape")
                 }
             default:
-                if c < 0x20 { throw syntax("control character in a string") }
-                i += 1
+                throw syntax("control character in a string")
             }
         }
         throw syntax("unterminated string")

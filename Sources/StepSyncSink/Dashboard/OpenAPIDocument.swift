@@ -884,7 +884,7 @@ enum OpenAPIDocument {
     },
     "responses": {
       "BadRequest": {
-        "description": "The request is refused whole, nothing written; `error` names the problem (a sample problem such as `instant_out_of_range`, or `malformed_json`, `bad_request`, …), `field` and `index` point at it.",
+        "description": "The request is refused whole, nothing written; `error` names the problem (a sample problem such as `instant_out_of_range`, or `malformed_json`, `invalid_text` for a string that is not UTF-8 or holds a lone surrogate escape, `bad_request` for a gzip body cut short, corrupt or followed by bytes, …), `field` and `index` point at it.",
         "content": {
           "application/json": {
             "schema": {

@@ -11,8 +11,8 @@ import StepSyncCore
 /// 3. every accepted sample is valid: both instants inside ``Instants``, `end ≥ start`, `0 ≤ count ≤ 1,000,000`;
 /// 4. what is accepted re-encodes (``WireEncoder``) to bytes that decode to the same samples and re-encode to the
 ///    same bytes; an encoded line is one line;
-/// 5. what is accepted is JSON: Foundation's `JSONSerialization` reads the same body (valid UTF-8 without `\u`
-///    surrogate escapes, which it refuses when unpaired) and finds the same uuids, instants, counts and strings;
+/// 5. what is accepted is valid UTF-8 (issue 21.5) and JSON: Foundation's `JSONSerialization` reads the same body
+///    (when it holds no `\u` surrogate escape) and finds the same uuids, instants, counts and strings;
 /// 6. a line accepted alone is accepted inside `{"samples":[…]}` as the same sample, and read as the sink's stored
 ///    step-count line it writes back (``WireEncoder/appendStoredLine(_:to:)``) as the same ``HealthSample``;
 /// 7. a `POST /samples` body (``samplesRequestProblems(_:)``): what is accepted passes ``SampleValidation``,
@@ -129,7 +129,9 @@ enum WireOracle {
 
     /// Checks an accepted `POST /samples` body against `JSONSerialization`, when it can judge it.
     static func foundationSamplesProblems(_ bytes: some Collection<UInt8>, _ samples: [HealthSample]) -> [String] {
-        guard let text = FuzzText.validUTF8(bytes), !hasSurrogateEscape(text) else { return [] }
+        // Issue 21.5: what is accepted is UTF-8 (every byte outside strings is ASCII, and every string is checked).
+        guard let text = FuzzText.validUTF8(bytes) else { return ["accepted a body that is not valid UTF-8"] }
+        guard !hasSurrogateEscape(text) else { return [] }
         guard let top = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             return ["accepted, but JSONSerialization refuses it"]
         }
@@ -145,7 +147,7 @@ enum WireOracle {
             if o["type"] as? String != s.type.rawValue { differs.append("type") }
             if (o["startDate"] as? String).flatMap(ISO8601Millis.parse) != s.startMs { differs.append("startDate") }
             if (o["endDate"] as? String).flatMap(ISO8601Millis.parse) != s.endMs { differs.append("endDate") }
-            if (o["value"] as? NSNumber)?.doubleValue != s.value { differs.append("value") }
+            if !sameNumber(o["value"], s.value) { differs.append("value") }
             if o["unit"] as? String != s.unit { differs.append("unit") }
             if o["sourceName"] as? String != s.sourceName { differs.append("sourceName") }
             if o["sourceBundleId"] as? String != s.sourceBundleId { differs.append("sourceBundleId") }
@@ -186,7 +188,9 @@ enum WireOracle {
 
     /// Checks accepted `bytes` against `JSONSerialization`, when it can judge them.
     static func foundationProblems(_ bytes: some Collection<UInt8>, _ samples: [WireSample]) -> [String] {
-        guard let text = FuzzText.validUTF8(bytes), !hasSurrogateEscape(text) else { return [] }
+        // Issue 21.5: what is accepted is UTF-8 (every byte outside strings is ASCII, and every string is checked).
+        guard let text = FuzzText.validUTF8(bytes) else { return ["accepted a body that is not valid UTF-8"] }
+        guard !hasSurrogateEscape(text) else { return [] }
         guard let top = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             return ["accepted, but JSONSerialization refuses it"]
         }
@@ -199,13 +203,25 @@ enum WireOracle {
             if (o["uuid"] as? String).flatMap(UUID.init(uuidString:)) != s.uuid { problems.append("sample \(i): uuid differs") }
             if (o["startDate"] as? String).flatMap(ISO8601Millis.parse) != s.startMs { problems.append("sample \(i): startDate differs") }
             if (o["endDate"] as? String).flatMap(ISO8601Millis.parse) != s.endMs { problems.append("sample \(i): endDate differs") }
-            if (o["count"] as? NSNumber)?.doubleValue != s.count {
+            if !sameNumber(o["count"], s.count) {
                 problems.append("sample \(i): count \(s.count), Foundation \(String(describing: o["count"]))")
             }
             if o["sourceBundleId"] as? String != s.sourceBundleId { problems.append("sample \(i): sourceBundleId differs") }
             if o["sourceDeviceName"] as? String != s.sourceDeviceName { problems.append("sample \(i): sourceDeviceName differs") }
         }
         return problems
+    }
+
+    /// Whether Foundation's reading of a number is `value`. Foundation reads an integer of more than 19 digits as an
+    /// `NSDecimalNumber` (38 significant digits, the rest dropped), whose `doubleValue` can be ulps off the correctly
+    /// rounded `Double(String)` the parser gives (found by `wire-samples` on 2026-11-25: 129-digit values, 1 and 4
+    /// ulps off): there the decimal's own text is read by `Double(String)`, and 1 ulp (the dropped digits at a
+    /// rounding boundary) is the same number.
+    static func sameNumber(_ foundation: Any?, _ value: Double) -> Bool {
+        guard let number = foundation as? NSNumber else { return false }
+        if number.doubleValue == value { return true }
+        guard let decimal = number as? NSDecimalNumber, let read = Double(decimal.stringValue) else { return false }
+        return read == value || read.nextUp == value || read.nextDown == value
     }
 
     /// Whether `text` holds a `\u` escape of a UTF-16 surrogate (`\uD800`…`\uDFFF`).
