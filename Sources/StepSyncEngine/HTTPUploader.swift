@@ -98,6 +98,20 @@ public struct HTTPUploader: Uploader {
         guard parsed.query == nil, parsed.fragment == nil else {
             throw .invalidServerURL(url, reason: "give the base URL only, without query or fragment")
         }
+        // A base path (a sink published under a prefix by a proxy) is kept; one ending in an endpoint is a mistake.
+        let components = parsed.path.split(separator: "/").map(String.init)
+        let endpoints: Set<String> = ["steps", "samples", "health", "stats", "daily", "delete", "types", "openapi.json"]
+        if let last = components.last, endpoints.contains(last.lowercased()) {
+            var base = components
+            while let tail = base.last, endpoints.contains(tail.lowercased()) { base.removeLast() }
+            var suggestion = URLComponents(string: url)
+            suggestion?.path = base.isEmpty ? "" : "/" + base.joined(separator: "/")
+            let suggested = suggestion?.string ?? "the URL without /\(last)"
+            throw .invalidServerURL(url, reason: """
+                it ends with the sink's endpoint /\(components.suffix(components.count - base.count).joined(separator: "/")); \
+                give the sink's base URL: \(suggested)
+                """)
+        }
     }
 
     // MARK: - Uploading
@@ -142,15 +156,22 @@ public struct HTTPUploader: Uploader {
         }
     }
 
-    /// `GET <server>/health`: `nil` when the sink answered (any status: it is reachable), else why it could not be
-    /// reached.
+    /// `GET <server>/health`: `nil` when a stepsync sink answered (healthy or not), else why not: it cannot be
+    /// reached, or what answers is not a stepsync sink (``SinkFailure/Kind/notASink(status:)``: a web server, a
+    /// wrong path). A proxy's 429/502/503/504 counts as a sink that is away (the sends find out and wait).
     public func probe() async -> SinkFailure? {
         var request = HTTPClientRequest(url: server + "/health")
         request.method = .GET
         do {
             let response = try await client.execute(request, timeout: .seconds(10), logger: logger)
-            _ = try await response.body.collect(upTo: 1 << 16)
-            return nil
+            let body = try await response.body.collect(upTo: 1 << 16)
+            let status = Int(response.status.code)
+            if SinkHealthAnswer.isSink(Array(body.readableBytesView)) || [429, 502, 503, 504].contains(status) {
+                return nil
+            }
+            let type = response.headers.first(name: "Content-Type").map { $0.split(separator: ";")[0] + ": " } ?? ""
+            return SinkFailure(.notASink(status: status),
+                               detail: "\(type)\(SinkHealthAnswer.excerpt(body.readableBytesView))")
         } catch {
             if Task.isCancelled { return SinkFailure(.unreachable, detail: "cancelled") }
             switch Self.outcome(of: error) {
@@ -231,8 +252,9 @@ public struct HTTPUploader: Uploader {
         return text.isEmpty ? status.reasonPhrase : text
     }
 
+    /// A short excerpt of a body that is not the sink's JSON (a proxy's or another server's page).
     private static func text(_ body: ByteBuffer) -> String {
-        let text = String(decoding: body.readableBytesView.prefix(500), as: UTF8.self)
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard body.readableBytes > 0 else { return "" }
+        return SinkHealthAnswer.excerpt(body.readableBytesView, limit: 160)
     }
 }

@@ -110,11 +110,16 @@ struct SinkResponder: HTTPResponder {
 
     // MARK: - Handlers
 
-    /// `GET /health`: 200 `{"status":"ok"}`, or 503 `{"status":"degraded","reason":…,"since":…}` while writes fail.
+    /// `GET /health`: 200 `{"api":1,"service":"stepsync","status":"ok"}`, or 503
+    /// `{"status":"degraded","reason":…,"since":…}` (with `api` and `service`) while writes fail
+    /// (``SinkHealthAnswer``: the sync checks it is talking to a stepsync sink).
     private func health() async -> Response {
         let health = await storage.health()
-        guard let reason = health.degradedReason else { return json(#"{"status":"ok"}"#) }
-        let object: [String: Any] = ["status": "degraded", "reason": reason, "since": health.degradedSince ?? 0]
+        guard let reason = health.degradedReason else {
+            return json(#"{"api":\#(SinkHealthAnswer.apiVersion),"service":"\#(SinkHealthAnswer.service)","status":"ok"}"#)
+        }
+        let object: [String: Any] = ["status": "degraded", "reason": reason, "since": health.degradedSince ?? 0,
+                                     "service": SinkHealthAnswer.service, "api": SinkHealthAnswer.apiVersion]
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return Response(status: .serviceUnavailable,
                         headers: [.contentType: "application/json", .retryAfter: String(configuration.retryAfterSeconds)],

@@ -32,7 +32,7 @@ struct SinkIngestTests {
                 }
 
                 let health = try await client.send(.GET, "/health")
-                #expect(health.text == #"{"status":"ok"}"#)
+                #expect(health.text == #"{"api":1,"service":"stepsync","status":"ok"}"#)
                 let page = try await client.send(.GET, "/steps")
                 #expect(page.json["storedCount"] as? Int == 2)
                 #expect((page.json["samples"] as? [[String: Any]])?.map { $0["count"] as? Double } == [6176, 12.5])

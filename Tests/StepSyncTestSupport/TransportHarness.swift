@@ -91,7 +91,7 @@ public enum TransportHarness {
     /// workers as root (`user root;`) so they can write the body temp dir. Stopped (SIGTERM to the master it
     /// started, then SIGKILL) on every path.
     public static func withNginx<R>(
-        certificate: Certificate, upstreamPort: Int, _ body: (_ port: Int) async throws -> R
+        certificate: Certificate, upstreamPort: Int, pathPrefix: String = "/", _ body: (_ port: Int) async throws -> R
     ) async throws -> R {
         guard let nginx = nginxBinary else {
             throw PostgresHarness.Failure("nginx is not installed (apt-get install nginx; .ci/run installs it)")
@@ -102,7 +102,7 @@ public enum TransportHarness {
         for _ in 0..<5 {
             let port = try PostgresHarness.freePort()
             let configuration = Self.configuration(prefix: prefix, port: port, upstreamPort: upstreamPort,
-                                                   certificate: certificate)
+                                                   certificate: certificate, pathPrefix: pathPrefix)
             try configuration.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: nginx)
@@ -138,8 +138,10 @@ public enum TransportHarness {
         throw lastError ?? PostgresHarness.Failure("nginx did not start")
     }
 
-    /// The whole nginx configuration: TLS on `port`, everything proxied to the sink, every path under `prefix`.
-    static func configuration(prefix: String, port: Int, upstreamPort: Int, certificate: Certificate) -> String {
+    /// The whole nginx configuration: TLS on `port`, everything under `pathPrefix` (`/stepsync/`: the sink published
+    /// under a prefix, which nginx strips) proxied to the sink, every path under `prefix`.
+    static func configuration(prefix: String, port: Int, upstreamPort: Int, certificate: Certificate,
+                              pathPrefix: String = "/") -> String {
         """
         \(getuid() == 0 ? "user root;" : "")
         daemon off;
@@ -158,8 +160,8 @@ public enum TransportHarness {
                 listen 127.0.0.1:\(port) ssl;
                 ssl_certificate \(certificate.certificatePath);
                 ssl_certificate_key \(certificate.keyPath);
-                location / {
-                    proxy_pass http://127.0.0.1:\(upstreamPort);
+                location \(pathPrefix) {
+                    proxy_pass http://127.0.0.1:\(upstreamPort)\(pathPrefix == "/" ? "" : "/");
                     proxy_http_version 1.1;
                     proxy_set_header Connection "";
                     proxy_read_timeout 120s;
@@ -171,7 +173,7 @@ public enum TransportHarness {
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    static func accepts(port: Int) -> Bool {
+    public static func accepts(port: Int) -> Bool {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else

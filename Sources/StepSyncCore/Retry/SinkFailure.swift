@@ -10,10 +10,19 @@ public struct SinkFailure: Hashable, Sendable {
         /// The sink's TLS certificate is not trusted here (unknown CA, self-signed, wrong host): waiting does not
         /// mend it, so the run stops at once (``SinkOutageMachine``) with every unsent interval pending.
         case untrusted
+        /// What answers at the URL is not a stepsync sink (its `GET /health` is not the sink's): a wrong `--server`,
+        /// which waiting does not mend either, so the run stops at once with every interval pending.
+        case notASink(status: Int)
     }
 
-    /// Whether waiting cannot mend the failure (``Kind/untrusted``): the run gives up at once.
-    public var isFatal: Bool { kind == .untrusted }
+    /// Whether waiting cannot mend the failure (``Kind/untrusted``, ``Kind/notASink(status:)``): the run gives up
+    /// at once.
+    public var isFatal: Bool {
+        switch kind {
+        case .untrusted, .notASink: return true
+        case .unreachable, .unavailable: return false
+        }
+    }
 
     /// How the sink failed.
     public var kind: Kind
@@ -42,6 +51,10 @@ public struct SinkFailure: Hashable, Sendable {
         case .untrusted:
             return "the sink at \(server) presented a TLS certificate this machine does not trust (\(detail)): "
                 + "give its CA or self-signed certificate with --cacert FILE (or STEPSYNC_CACERT)"
+        case .notASink(let status):
+            return "\(server) is not a stepsync sink: GET /health answered HTTP \(status) (\(detail)); give --server "
+                + "the base URL stepsync serve prints (listening on http://HOST:PORT), with the path prefix if a proxy "
+                + "publishes it under one"
         }
     }
 
@@ -50,7 +63,7 @@ public struct SinkFailure: Hashable, Sendable {
     public var note: String {
         switch kind {
         case .unreachable, .untrusted: return detail
-        case .unavailable(let status): return "HTTP \(status): \(detail)"
+        case .unavailable(let status), .notASink(let status): return "HTTP \(status): \(detail)"
         }
     }
 }

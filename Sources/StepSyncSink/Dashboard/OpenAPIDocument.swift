@@ -996,6 +996,14 @@ enum OpenAPIDocument {
           },
           "since": {
             "type": "number"
+          },
+          "service": {
+            "const": "stepsync",
+            "description": "Names the server as a stepsync sink (the sync checks it before sending)."
+          },
+          "api": {
+            "type": "integer",
+            "description": "The version of the sink's API."
           }
         }
       },
