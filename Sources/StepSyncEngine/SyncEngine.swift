@@ -467,7 +467,7 @@ public struct SyncEngine: Sendable {
                 case .dropSample(let refusal):
                     // The index is the sample's in the body sent: the part's.
                     guard let removed = payload.removeSample(at: range.lowerBound + refusal.index) else {
-                        return (try fail(intervals, message: refusal.description), rejected, notPending)
+                        return (try fail(intervals, message: refusal.description, sends: machine.sends), rejected, notPending)
                     }
                     let record = RejectedSample(
                         uuid: removed.uuid, type: intervals[0].type, reason: refusal.reason, field: refusal.field,
@@ -485,7 +485,7 @@ public struct SyncEngine: Sendable {
                 case .markFailed(let message):
                     metadata["sync.error"] = "\(message)"
                     logger.error("Interval failed", metadata: metadata)
-                    return (try fail(intervals, message: message), rejected, notPending)
+                    return (try fail(intervals, message: message, sends: machine.sends), rejected, notPending)
                 case .requeue(let reason):
                     try store.requeueClaimed(ids, error: reason)
                     return (.requeued(ids.count), rejected, notPending)
@@ -516,11 +516,12 @@ public struct SyncEngine: Sendable {
         return (start + first.lowerBound)..<(start + first.upperBound)
     }
 
-    /// A permanent failure: one interval is marked `failed` with `message`; several are put back to pending to be
-    /// sent one by one, so that the failure lands on the interval that causes it.
-    private func fail(_ intervals: [SyncInterval], message: String) throws -> IntervalResult {
+    /// A permanent failure: one interval is marked `failed` with `message`, its ledger attempts counting each of the
+    /// run's `sends` (the claim counted the first); several are put back to pending to be sent one by one, so that the
+    /// failure lands on the interval that causes it.
+    private func fail(_ intervals: [SyncInterval], message: String, sends: Int) throws -> IntervalResult {
         if intervals.count == 1 {
-            try store.markFailed(intervals[0].id, error: message)
+            try store.markFailed(intervals[0].id, error: message, additionalAttempts: max(0, sends - 1))
             return .failed
         }
         try store.requeueClaimed(intervals.map(\.id), error: message)

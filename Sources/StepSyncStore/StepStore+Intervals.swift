@@ -281,11 +281,13 @@ extension StepStore {
         }
     }
 
-    /// Marks the interval `failed` with the reason the sink or the network gave.
-    public func markFailed(_ id: Int64, error: String) throws {
+    /// Marks the interval `failed` with the reason the sink or the network gave; `additionalAttempts` adds the sends
+    /// of this claim after its first (the claim counted one), so `attempts` counts sends.
+    public func markFailed(_ id: Int64, error: String, additionalAttempts: Int = 0) throws {
         try dbWriter.write { db in
-            try db.execute(sql: "UPDATE sync_interval SET status = 'failed', last_error = ? WHERE id = ?",
-                           arguments: [error, id])
+            try db.execute(sql: """
+                UPDATE sync_interval SET status = 'failed', last_error = ?, attempts = attempts + ? WHERE id = ?
+                """, arguments: [error, additionalAttempts, id])
             guard db.changesCount == 1 else { throw StoreError.unknownInterval(id) }
         }
     }

@@ -104,4 +104,27 @@ struct ServerIdentityTests {
         #expect(SinkHealthAnswer.excerpt(Array(String(repeating: "word ", count: 100).utf8), limit: 20).count <= 23)
         #expect(SinkHealthAnswer.excerpt([UInt8]()) == "(empty body)")
     }
+
+    @Test("a sink that refuses the client (wrong token: 401) stops the run at once, one line naming --token, every interval pending; the right token syncs exact")
+    func wrongTokenStopsAtOnce() async throws {
+        let dir = try TransportHarness.temporaryDirectory("stepsync-token")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fixture = try SyncFixture(intervals: 30, samplesPerInterval: 3)
+        let token = "the-right-token-0123456789"
+        let transport = TransportProcessTests()
+        try await transport.withServe(["serve", "--data-dir", dir + "/sink", "--port", "0", "--token", token]) { port, _ in
+            let base = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)"]
+            let (wrong, wrongRun) = try await StepSyncProcess.run(base + ["--token", "not-the-token-0123456789"])
+            #expect(wrong == 1, "\(wrongRun.stderr)")
+            let said = wrongRun.stdout + wrongRun.stderr
+            #expect(said.contains("refuses this client (HTTP 401"), "\(said)")
+            #expect(said.contains("check --token"), "\(said)")
+            #expect(said.split(separator: "\n").count <= 6, "\(said)")
+            let summary = try fixture.store.ledgerSummary().overall
+            #expect(summary.pending == 30 && summary.failed == 0 && summary.inFlight == 0)
+            let (right, rightRun) = try await StepSyncProcess.run(base + ["--token", token, "--json"])
+            #expect(right == 0, "\(rightRun.stderr)")
+            #expect(try rightRun.json()["synced"] as? Int == 30)
+        }
+    }
 }

@@ -90,7 +90,17 @@ struct UploadOutcomeTests {
             == .serverUnavailable(SinkFailure(.unavailable(status: status), detail: "busy", retryAfterSeconds: retryAfter)))
     }
 
-    @Test("other 4xx fail with the server's message", arguments: [400, 401, 403, 404, 409, 422])
+    @Test("401 and 403 refuse the client itself: a failure of the whole run, which stops at once", arguments: [401, 403])
+    func refusedClient(status: Int) {
+        let outcome = UploadOutcome.rejected(status: status, message: "this sink needs Authorization: Bearer <token>",
+                                             retryAfterSeconds: nil)
+        let failure = SinkFailure(.refused(status: status), detail: "this sink needs Authorization: Bearer <token>")
+        #expect(outcome.classification == .serverUnavailable(failure))
+        #expect(failure.isFatal)
+        #expect(failure.message(server: "http://h:1").contains("check --token"))
+    }
+
+    @Test("other 4xx fail with the server's message", arguments: [400, 404, 409, 422])
     func permanent(status: Int) {
         let outcome = UploadOutcome.rejected(status: status, message: "sample 3: endDate before startDate",
                                              retryAfterSeconds: nil)

@@ -103,7 +103,10 @@ struct PostgresProcessTests {
                                                      environment: ["STEPSYNC_TOKEN": ""])
             #expect(wrong.status == 1, "\(wrong.stderr)")
             let refused = try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as? [String: Any]
-            #expect(refused?["failed"] as? Int == 6 && refused?["synced"] as? Int == 0, "\(wrong.stdout)")
+            // A refused client stops the run at once (issue 23.2): nothing failed, everything still pending.
+            #expect(refused?["failed"] as? Int == 0 && refused?["synced"] as? Int == 0 && refused?["pending"] as? Int == 6,
+                    "\(wrong.stdout)")
+            #expect((refused?["gaveUp"] as? String)?.contains("refuses this client (HTTP 401") == true, "\(wrong.stdout)")
             #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "0\n")
 
             let right = try await StepSyncBinary.run(arguments + ["--retry-failed"], environment: ["STEPSYNC_TOKEN": token])

@@ -13,13 +13,16 @@ public struct SinkFailure: Hashable, Sendable {
         /// What answers at the URL is not a stepsync sink (its `GET /health` is not the sink's): a wrong `--server`,
         /// which waiting does not mend either, so the run stops at once with every interval pending.
         case notASink(status: Int)
+        /// The sink refuses this client (401, 403): a missing, wrong or revoked token. Every request would get the
+        /// same answer, so the run stops at once with every interval pending.
+        case refused(status: Int)
     }
 
-    /// Whether waiting cannot mend the failure (``Kind/untrusted``, ``Kind/notASink(status:)``): the run gives up
-    /// at once.
+    /// Whether waiting cannot mend the failure (``Kind/untrusted``, ``Kind/notASink(status:)``,
+    /// ``Kind/refused(status:)``): the run gives up at once.
     public var isFatal: Bool {
         switch kind {
-        case .untrusted, .notASink: return true
+        case .untrusted, .notASink, .refused: return true
         case .unreachable, .unavailable: return false
         }
     }
@@ -55,6 +58,9 @@ public struct SinkFailure: Hashable, Sendable {
             return "\(server) is not a stepsync sink: GET /health answered HTTP \(status) (\(detail)); give --server "
                 + "the base URL stepsync serve prints (listening on http://HOST:PORT), with the path prefix if a proxy "
                 + "publishes it under one"
+        case .refused(let status):
+            return "the sink at \(server) refuses this client (HTTP \(status): \(detail)): check --token "
+                + "(or STEPSYNC_TOKEN); on a PostgreSQL sink, the client's token from stepsync clients add"
         }
     }
 
@@ -63,7 +69,7 @@ public struct SinkFailure: Hashable, Sendable {
     public var note: String {
         switch kind {
         case .unreachable, .untrusted: return detail
-        case .unavailable(let status), .notASink(let status): return "HTTP \(status): \(detail)"
+        case .unavailable(let status), .notASink(let status), .refused(let status): return "HTTP \(status): \(detail)"
         }
     }
 }

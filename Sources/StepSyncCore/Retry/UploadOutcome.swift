@@ -28,6 +28,10 @@ public enum UploadOutcome: Hashable, Sendable {
                 return .serverUnavailable(SinkFailure(.unavailable(status: status), detail: message,
                                                       retryAfterSeconds: retryAfterSeconds))
             }
+            if status == 401 || status == 403 {
+                // The client itself is refused (token): every request would be, so the run stops at once.
+                return .serverUnavailable(SinkFailure(.refused(status: status), detail: message))
+            }
             if status == 413 {
                 return .tooLarge("HTTP 413: \(message)")
             }
