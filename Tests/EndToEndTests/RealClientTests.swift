@@ -70,15 +70,8 @@ struct RealClientTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let serve = try StepSyncProcess(["serve", "--port", "0", "--data", dir + "/sink/steps.jsonl", "--token", Self.token])
         defer { kill(serve.pid, SIGKILL) }
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline {
-            if let line = serve.stdout.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
-                return try await body(String(line.dropFirst("listening on ".count)), dir)
-            }
-            guard serve.process.isRunning else { throw RealClients.TestError("serve exited: \(serve.stderr)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw RealClients.TestError("serve did not listen: \(serve.stderr)")
+        let port = try await serve.listeningPort()
+        return try await body("http://127.0.0.1:\(port)", dir)
     }
 
     @Test("""

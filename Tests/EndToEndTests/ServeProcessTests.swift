@@ -22,20 +22,7 @@ struct ServeProcessTests {
     {
         let process = try StepSyncProcess(
             prefix + ["serve", "--data", dir + "/steps.jsonl", "--port", "\(port)"] + extra, executable: prefix.first)
-        let deadline = ContinuousClock.now + .seconds(240)
-        while ContinuousClock.now < deadline {
-            if let line = process.stdout.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
-               let bound = line.split(separator: ":").last.flatMap({ Int($0) })
-            {
-                return (process, bound)
-            }
-            guard process.process.isRunning else {
-                throw SinkHarness.HarnessError(message: "serve exited \(process.process.terminationStatus): \(process.stderr)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        kill(process.pid, SIGKILL)
-        throw SinkHarness.HarnessError(message: "serve did not listen: \(process.stderr)")
+        return (process, try await process.listeningPort())
     }
 
     func request(_ method: HTTPMethod = .GET, port: Int, _ path: String, body: [UInt8]? = nil) async throws

@@ -76,4 +76,23 @@ struct StepSyncProcess {
         let process = try StepSyncProcess(arguments, executable: executable, environment: environment)
         return (try await process.wait(), process)
     }
+
+    /// Waits until the process (a `serve`) prints `listening on <scheme>://HOST:PORT` and returns the port; kills it
+    /// and fails when it exits first or after `timeout`.
+    func listeningPort(scheme: String = "http", timeout: Duration = .seconds(240)) async throws -> Int {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix("listening on \(scheme)://") }),
+               let bound = line.split(separator: ":").last.flatMap({ Int($0) })
+            {
+                return bound
+            }
+            guard process.isRunning else {
+                throw SinkHarness.HarnessError(message: "serve exited \(process.terminationStatus): \(stderr)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(pid, SIGKILL)
+        throw SinkHarness.HarnessError(message: "serve did not listen: \(stderr)")
+    }
 }

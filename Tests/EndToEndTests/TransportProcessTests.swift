@@ -11,19 +11,7 @@ struct TransportProcessTests {
     /// Starts `stepsync <arguments>` (a `serve`) and waits until it prints `listening on <scheme>://…:PORT`.
     func startServe(_ arguments: [String], scheme: String = "http") async throws -> (process: StepSyncProcess, port: Int) {
         let process = try StepSyncProcess(arguments)
-        let deadline = ContinuousClock.now + .seconds(240)
-        while ContinuousClock.now < deadline {
-            if let line = process.stdout.split(separator: "\n").first(where: { $0.hasPrefix("listening on \(scheme)://") }),
-               let bound = line.split(separator: ":").last.flatMap({ Int($0) }) {
-                return (process, bound)
-            }
-            guard process.process.isRunning else {
-                throw SinkHarness.HarnessError(message: "serve exited \(process.process.terminationStatus): \(process.stderr)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        kill(process.pid, SIGKILL)
-        throw SinkHarness.HarnessError(message: "serve did not listen: \(process.stderr)")
+        return (process, try await process.listeningPort(scheme: scheme))
     }
 
     /// Runs `body` with a `serve` process, stopped with SIGTERM afterwards on every path.

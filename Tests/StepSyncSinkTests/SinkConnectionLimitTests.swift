@@ -113,40 +113,44 @@ struct SinkConnectionLimitTests {
 
     @Test("at the cap, a new connection closes the oldest half-open one and is served")
     func capEvictsHalfOpen() async throws {
+        let observer = ConnectionCountsObserver()
         let limits = ConnectionLimits(headerTimeout: .seconds(600), maxConnections: 4)
-        try await withLimitedSink(limits) { _, port in
-            var held: [RawConnection] = []
-            for _ in 0..<6 {
-                let connection = try RawConnection(port: port)
-                try connection.send("GET /health HTTP/1.1\r\nHost: loc")
-                held.append(connection)
-                try await Task.sleep(for: .milliseconds(50))  // admitted in this order
+        try await withTemporaryDirectory { dir in
+            try await withSink(directory: dir, configure: {
+                $0.connectionLimits = limits
+                $0.onConnectionsChange = observer.callback
+            }) { client, _ in
+                var held: [RawConnection] = []
+                for k in 0..<6 {
+                    let connection = try RawConnection(port: client.port)
+                    try connection.send("GET /health HTTP/1.1\r\nHost: loc")
+                    held.append(connection)
+                    if k < 4 {
+                        // Admitted in this order: each is registered before the next connects.
+                        try await observer.waitFor { $0.held == k + 1 }
+                    } else {
+                        // At the cap: admitting this one closed the oldest (an event seen on that socket).
+                        #expect(held[k - 4].readToEnd(timeout: .seconds(10)).closed, "connection \(k - 4)")
+                    }
+                }
+                let real = try RawConnection(port: client.port)
+                try real.send(Self.healthRequest)
+                #expect(real.readResponse(timeout: .seconds(10)).status == 200)
+                // The three oldest made room for the two later ones and the real request.
+                for connection in held.prefix(3) { #expect(connection.readToEnd(timeout: .seconds(5)).closed) }
+                for connection in held.suffix(3) { #expect(!connection.readToEnd(timeout: .milliseconds(200)).closed) }
             }
-            let real = try RawConnection(port: port)
-            try real.send(Self.healthRequest)
-            #expect(real.readResponse(timeout: .seconds(10)).status == 200)
-            // The three oldest made room for the two later ones and the real request.
-            for connection in held.prefix(3) { #expect(connection.readToEnd(timeout: .seconds(5)).closed) }
-            for connection in held.suffix(3) { #expect(!connection.readToEnd(timeout: .milliseconds(200)).closed) }
         }
     }
 
     @Test("at the cap with every connection busy in a request, a newcomer is answered 503 and closed")
     func capAllBusyRefuses() async throws {
-        let counts = Mutex(ConnectionCounts(held: 0, busy: 0))
-        /// Waits (polling what the sink reported, never a fixed sleep) until `condition` holds.
-        @Sendable func waitFor(_ condition: @Sendable (ConnectionCounts) -> Bool) async throws {
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !condition(counts.withLock { $0 }) {
-                guard ContinuousClock.now < deadline else { throw TestFailure("counts stuck at \(counts.withLock { $0 })") }
-                try await Task.sleep(for: .milliseconds(5))
-            }
-        }
+        let observer = ConnectionCountsObserver()
         let limits = ConnectionLimits(bodyTimeout: .seconds(600), maxConnections: 2)
         try await withTemporaryDirectory { dir in
             try await withSink(directory: dir, configure: {
                 $0.connectionLimits = limits
-                $0.onConnectionsChange = { new in counts.withLock { $0 = new } }
+                $0.onConnectionsChange = observer.callback
             }) { client, _ in
                 let port = client.port
                 var busy: [RawConnection] = []
@@ -156,13 +160,13 @@ struct SinkConnectionLimitTests {
                                         + "Content-Length: 1000\r\n\r\n{\"samples\":[")
                     busy.append(connection)
                 }
-                try await waitFor { $0.held == 2 && $0.busy == 2 }
+                try await observer.waitFor { $0.held == 2 && $0.busy == 2 }
                 let newcomer = try RawConnection(port: port).readToEnd(timeout: .seconds(10))
                 #expect(newcomer.closed)
                 #expect(newcomer.status == 503, "\(newcomer.text)")
                 #expect(newcomer.text.contains("Retry-After: 1"))
                 busy.removeAll()  // closes them: room again
-                try await waitFor { $0.held == 0 }
+                try await observer.waitFor { $0.held == 0 }
                 let later = try RawConnection(port: port)
                 try later.send(Self.healthRequest)
                 #expect(later.readResponse(timeout: .seconds(10)).status == 200)
@@ -227,5 +231,23 @@ struct ConnectionDeadlineMachineTests {
     func cap(maxConnections: Int, descriptorLimit: Int?, expected: Int) {
         #expect(ConnectionLimits(maxConnections: maxConnections).connectionCap(descriptorLimit: descriptorLimit)
                 == expected)
+    }
+}
+
+/// The connection counts a sink reports (``SinkConfiguration/onConnectionsChange``), for tests that wait on the sink's
+/// own events rather than on the clock.
+final class ConnectionCountsObserver: Sendable {
+    private let counts = Mutex(ConnectionCounts(held: 0, busy: 0))
+
+    /// The callback to put in the configuration.
+    var callback: @Sendable (ConnectionCounts) -> Void { { new in self.counts.withLock { $0 = new } } }
+
+    /// Returns once `condition` holds of the reported counts (polled every 5 ms), failing after 60 s.
+    func waitFor(_ condition: @Sendable (ConnectionCounts) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition(counts.withLock { $0 }) {
+            guard ContinuousClock.now < deadline else { throw TestFailure("counts stuck at \(counts.withLock { $0 })") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 }
