@@ -85,7 +85,12 @@ struct PostgresCrashTests {
                     }
                 }
                 #expect(held)
-                #expect(answered.value.load(ordering: .relaxed) == 0, "a request was answered before the stop")
+                // Held in the database, nothing can answer before the stop. Before COPY the requests wait for a
+                // connection instead, whose 5 s lease deadline may pass first on a loaded machine: those answers are
+                // the 503s checked below, so only the other moments require none before the stop.
+                if moment != .beforeCopy {
+                    #expect(answered.value.load(ordering: .relaxed) == 0, "a request was answered before the stop")
+                }
                 try await server.stopImmediately()
                 let stopped = ContinuousClock.now
                 var replies: [Int: SinkCaller.Reply] = [:]
