@@ -103,6 +103,12 @@ extension StepSyncCommand {
         }
 
         func run() async throws {
+            // Before anything is opened or logged: a port in use is said in words, naming it and --port.
+            if let problem = PortCheck.problem(host: host, port: port) {
+                FileHandle.standardError.write(Data(
+                    "error: \(PortCheck.message(host: host, port: port, reason: problem.reason, inUse: problem.inUse))\n".utf8))
+                throw ExitCode.failure
+            }
             var logger = Logger(label: "stepsync.sink")
             logger.logLevel = .info
             var configuration = SinkConfiguration(
@@ -134,7 +140,7 @@ extension StepSyncCommand {
                     postgres = try await PostgresSink.prepare(
                         configuration: .init(url: try database.url(), ingest: databaseIngest), logger: logger)
                 } catch let error as PostgresStorageError {
-                    FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+                    FileHandle.standardError.write(Data("error: \(DatabaseOptions.message(error, url: try database.url()))\n".utf8))
                     throw ExitCode.failure
                 }
                 try await run(try buildSinkApplication(
@@ -149,9 +155,16 @@ extension StepSyncCommand {
         private func run(_ app: some Service, logger: Logger) async throws {
             let group = ServiceGroup(configuration: .init(
                 services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            try await group.run()
+            do {
+                try await group.run()
+            } catch where "\(error)".contains("Address already in use") {
+                // Taken between the check in run() and the bind.
+                FileHandle.standardError.write(Data(
+                    "error: \(PortCheck.message(host: host, port: port, reason: "", inUse: true))\n".utf8))
+                throw ExitCode.failure
+            }
         }
     }
 }
 
-extension PostgresSampleStorage.IngestMethod: ExpressibleByArgument {}
+extension PostgresSampleStorage.IngestMethod: CaseInsensitiveArgument {}
