@@ -74,7 +74,7 @@ extension StepSyncCommand {
                         total += entry.deleted
                         if entry.type != nil { types += 1 }
                     }
-                    print("sink emptied: deleted \(Format.number(total)) samples of \(types) types")
+                    print("sink emptied: deleted \(Format.number(total)) samples of \(types) type\(types == 1 ? "" : "s")")
                     for entry in deleted {
                         let name: String = entry.type?.shortName ?? "(types that arrived meanwhile)"
                         let count: String = Format.number(entry.deleted)
