@@ -78,7 +78,8 @@ struct PostgresProcessTests {
         let port = try PostgresHarness.freePort()
         let down = try await StepSyncBinary.run(["serve", "--port", "0", "--database",
                                                   "postgresql://anna:hunter2@127.0.0.1:\(port)/health?sslmode=disable"])
-        #expect(down.status == 1 && down.stderr.contains("error: the database is unavailable"), "\(down.stderr)")
+        #expect(down.status == 1 && down.stderr.contains("error: cannot reach the PostgreSQL database health at 127.0.0.1:\(port): the database is unavailable"),
+                "\(down.stderr)")
         #expect(!down.stdout.contains("listening") && !down.stderr.contains("hunter2"))
         let malformed = try await StepSyncBinary.run(["clients", "list", "--database", "mysql://anna:hunter2@db/x"])
         #expect(malformed.status == 64 && malformed.stderr.contains("must start with postgresql://"))
