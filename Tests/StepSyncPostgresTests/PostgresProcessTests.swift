@@ -113,6 +113,14 @@ struct PostgresProcessTests {
             #expect(report?["synced"] as? Int == 6 && report?["inserted"] as? Int == 150, "\(right.stdout)")
             #expect(try await SinkCaller(port: port, token: token).storedUUIDs() == fixture.storeUUIDs)
             #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "150\n")
+
+            // Issue 23: reset --remote empties every type this client holds at the PostgreSQL sink, counted per type.
+            let reset = try await StepSyncBinary.run(
+                ["reset", "--data-dir", fixture.path, "--remote", "--server", "http://127.0.0.1:\(port)", "--yes"],
+                environment: ["STEPSYNC_TOKEN": token])
+            #expect(reset.status == 0, "\(reset.stderr)")
+            #expect(reset.stdout.contains("sink emptied: deleted 150 samples of 1 type\n  StepCount: 150\n"), "\(reset.stdout)")
+            #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "0\n")
             kill(serve.pid, SIGTERM)
             #expect(try await serve.wait() == 0)
         }
