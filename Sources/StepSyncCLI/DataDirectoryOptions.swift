@@ -21,4 +21,10 @@ public struct DataDirectoryOptions: ParsableArguments {
     public func openStore() throws -> StepStore {
         try StepStore(dataDirectory: dataDirectory)
     }
+
+    /// Opens the store of the data directory for a command that only reads: a directory without a store is an
+    /// error naming it, and nothing is created.
+    public func openExistingStore() throws -> StepStore {
+        try StepStore(existingDataDirectory: dataDirectory)
+    }
 }

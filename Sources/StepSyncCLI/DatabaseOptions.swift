@@ -38,8 +38,16 @@ struct DatabaseOptions: ParsableArguments {
             return try await PostgresSampleStorage.withStorage(configuration: .init(url: url, maximumConnections: 2),
                                                                logger: logger, body)
         } catch let error as PostgresStorageError {
-            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(Self.message(error, url: url))\n".utf8))
             throw ExitCode.failure
         }
+    }
+
+    /// `error` for people: when the database cannot be reached, which one (host and port, or socket directory).
+    static func message(_ error: PostgresStorageError, url: DatabaseURL) -> String {
+        guard error.isUnavailable else { return error.message }
+        var place = "the socket in \(url.socketDirectory ?? "?") (port \(url.port))"
+        if let host = url.host { place = "\(host):\(url.port)" }
+        return "cannot reach the PostgreSQL database \(url.database) at \(place): \(error.message) — is the server running, and are host and port in --database right?"
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StepSyncCore
 
 /// The root command: `stepsync <subcommand>`.
 public struct StepSyncCommand: AsyncParsableCommand {
@@ -15,6 +16,7 @@ public struct StepSyncCommand: AsyncParsableCommand {
               stepsync generate --years 10
               stepsync --generate-completion-script zsh > ~/.zfunc/_stepsync
             """,
+        version: StepSyncVersion.current,
         subcommands: StepSyncCommand.allSubcommands
     )
 

@@ -86,8 +86,12 @@ public struct HTTPUploader: Uploader {
         return certificates
     }
 
-    /// Checks that `url` is an `http` or `https` URL with a host and no query.
+    /// Checks that `url` is an `http` or `https` URL with a host, a port (if any) in 1…65535 and no query.
     public static func validateServerURL(_ url: String) throws(SyncError) {
+        if let port = url.firstMatch(of: /^[^:]+:\/\/(?:[^@\/]*@)?(?:\[[^\]]*\]|[^:\/?#]*):([^\/?#]*)/)?.output.1,
+           !port.isEmpty, Int(port).map({ !(1...65535).contains($0) }) ?? true {
+            throw .invalidServerURL(url, reason: "the port \(port.prefix(16)) is outside 1…65535")
+        }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
             throw .invalidServerURL(url, reason: "not a URL")
         }
@@ -183,19 +187,41 @@ public struct HTTPUploader: Uploader {
         }
     }
 
-    /// `DELETE <server>/steps`: empties the sink. Returns the sink's message (e.g. `Deleted 42 samples`).
+    /// Empties the sink of every type this client holds there: `GET <server>/samples/types` for the types and their
+    /// counts, `DELETE <server>/samples?type=T` for each, then `DELETE <server>/samples` for any type that arrived
+    /// meanwhile (JSONL and PostgreSQL sinks alike). Returns the samples deleted per type (the last one `nil`: types
+    /// that arrived meanwhile, only when there were any).
     ///
     /// - Throws: ``SyncError/remote(_:)`` on a non-2xx answer; the client's error when the sink cannot be reached.
-    public func deleteAll() async throws -> String {
-        var request = HTTPClientRequest(url: server + "/steps")
-        request.method = .DELETE
+    public func emptySink() async throws -> [(type: SampleType?, deleted: Int)] {
+        let listing = try await call(.GET, "/samples/types")
+        let counts = (listing["types"] as? [String: Any]) ?? [:]
+        var deleted: [(type: SampleType?, deleted: Int)] = []
+        for name in counts.keys.sorted() {
+            let type = SampleType(name)
+            let answer = try await call(.DELETE, "/samples?type=" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name))
+            deleted.append((type, answer["deleted"] as? Int ?? 0))
+        }
+        let rest = try await call(.DELETE, "/samples")["deleted"] as? Int ?? 0
+        if rest > 0 { deleted.append((nil, rest)) }
+        return deleted
+    }
+
+    /// `method <server><path>` with the token; the answer's JSON object.
+    private func call(_ method: HTTPMethod, _ path: String) async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: server + path)
+        request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         let response = try await client.execute(request, timeout: requestTimeout, logger: logger)
         let body = try await response.body.collect(upTo: 1 << 20)
+        let endpoint = String(path.prefix { $0 != "?" })
         guard (200..<300).contains(Int(response.status.code)) else {
-            throw SyncError.remote("DELETE /steps: HTTP \(response.status.code): \(Self.message(body, status: response.status))")
+            throw SyncError.remote("\(method.rawValue) \(endpoint): HTTP \(response.status.code): \(Self.message(body, status: response.status))")
         }
-        return Self.message(body, status: response.status)
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] else {
+            throw SyncError.remote("\(method.rawValue) \(endpoint): the answer is not a JSON object: \(Self.text(body).prefix(200))")
+        }
+        return object
     }
 
     // MARK: - Responses

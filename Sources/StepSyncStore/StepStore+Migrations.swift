@@ -99,6 +99,7 @@ extension StepStore {
         }
 
         registerHourlyRollupMigration(&migrator)
+        registerStoreMetaMigration(&migrator)
 
         return migrator
     }

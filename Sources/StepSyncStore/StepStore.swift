@@ -47,6 +47,17 @@ public struct StepStore: Sendable {
         }
     }
 
+    /// Opens the store `health.sqlite` of a data directory that already holds one, creating nothing when it does not
+    /// (read-only commands: `stats`, `status`, `chunks`).
+    ///
+    /// - Throws: ``StoreError/noStore(path:)`` naming the directory when it or its store does not exist.
+    public init(existingDataDirectory dataDirectory: DataDirectory) throws {
+        guard FileManager.default.fileExists(atPath: dataDirectory.storePath) else {
+            throw StoreError.noStore(path: dataDirectory.path)
+        }
+        try self.init(path: dataDirectory.storePath)
+    }
+
     /// Opens the store `health.sqlite` of a data directory, creating the directory if needed.
     public init(dataDirectory: DataDirectory) throws {
         try dataDirectory.create()

@@ -8,6 +8,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case invalidSample
         case intervalsNotContiguous
         case unknownInterval
+        case noStore
     }
 
     private let code: Code
@@ -39,5 +40,11 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     /// No interval has this id.
     public static func unknownInterval(_ id: Int64) -> StoreError {
         StoreError(code: .unknownInterval, message: "no sync interval has id \(id)")
+    }
+
+    /// A read-only command was pointed at a data directory without a store; nothing was created.
+    public static func noStore(path: String) -> StoreError {
+        StoreError(code: .noStore, message: "no stepsync data in \(path) (no health.sqlite there; nothing was created): "
+                   + "give the right --data-dir (or STEPSYNC_DATA_DIR), or fill it first with `stepsync generate` or `stepsync import`")
     }
 }

@@ -176,6 +176,73 @@ struct HelpTests {
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    /// The README's runnable examples, in order: the "typical run" block, then the command table's example column.
+    static func readmeRunnableExamples(_ text: String) -> [String] {
+        let lines = text.components(separatedBy: "\n")
+        let start = lines.firstIndex { $0.hasPrefix("A typical run by hand") }
+        var typical: [String] = []
+        if let start, let open = lines[start...].firstIndex(where: { $0.hasPrefix("```") }) {
+            for line in lines[(open + 1)...] {
+                if line.hasPrefix("```") { break }
+                if line.hasPrefix("stepsync ") { typical.append(line) }
+            }
+        }
+        let table = lines.filter { $0.hasPrefix("| `") }.compactMap { line -> String? in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false)
+            guard cells.count >= 4 else { return nil }
+            return cells[3].firstMatch(of: /`(stepsync [^`]+)`/).map { String($0.output.1) }
+        }
+        return typical + table
+    }
+
+    @Test("the README's typical run and the table's examples run, in order, on a fresh data directory: exit 0 each")
+    func readmeExamplesRun() async throws {
+        let text = try String(contentsOf: Self.readme, encoding: .utf8)
+        let examples = Self.readmeRunnableExamples(text)
+        #expect(examples.count >= 15, "\(examples)")
+        let dir = NSTemporaryDirectory() + "stepsync-readme-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let environment = ["STEPSYNC_DATA_DIR": dir, "STEPSYNC_TZ": "UTC"]
+        var sink: StepSyncProcess?
+        var port = 0
+        defer { if let sink { kill(sink.pid, SIGTERM) } }
+        var ran: [String] = []
+        for line in examples {
+            var words = try #require(Self.words(of: line))
+            switch words.first {
+            case "import": continue  // needs the user's own export.zip
+            case "clients": continue  // needs a PostgreSQL server (PostgresProcessTests run clients against one)
+            case "serve":
+                if sink != nil { continue }  // one sink per data directory: the typical run's is still running
+                // On a free port instead of the example's 8000 (the later examples are pointed at it).
+                if let index = words.firstIndex(of: "--port") { words[index + 1] = "0" }
+                let process = try StepSyncProcess(words, environment: environment)
+                sink = process
+                try await process.waitForStdout(containing: "listening on http://")
+                let listening = try #require(process.stdout.split(separator: "\n").first { $0.hasPrefix("listening on http://") })
+                port = try #require(listening.split(separator: ":").last.flatMap { Int($0) })
+                ran.append(line)
+                continue
+            default: break
+            }
+            words = words.map { $0.replacingOccurrences(of: "127.0.0.1:8000", with: "127.0.0.1:\(port)") }
+            let (status, process) = try await StepSyncProcess.run(words, environment: environment)
+            #expect(status == 0, "`\(line)` exited \(status): \(process.stderr.suffix(2_000))")
+            #expect(!process.stderr.contains("USAGE: stepsync <subcommand>"), "`\(line)`: \(process.stderr)")
+            ran.append(line)
+        }
+        #expect(ran.contains { $0.hasPrefix("stepsync sync ") } && ran.contains { $0.hasPrefix("stepsync serve ") })
+    }
+
+    @Test("the README says where the binary is and how to install it, and what the demo generates")
+    func readmeInstallAndDemo() throws {
+        let text = try String(contentsOf: Self.readme, encoding: .utf8)
+        for needle in ["swift build -c release", ".build/release/stepsync", "swift run stepsync", "9 types"] {
+            #expect(text.contains(needle), "README.md does not mention \(needle)")
+        }
+        #expect(!text.contains("Every command takes `--data-dir"))
+    }
+
     @Test("the README states the prerequisites and shows the shell completions")
     func readmePrerequisites() throws {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)

@@ -285,7 +285,7 @@ struct SyncProcessTests {
             let (status, process) = try await StepSyncProcess.run(
                 ["reset", "--data-dir", fixture.path, "--remote", "--server", "http://127.0.0.1:\(port)", "--yes"])
             #expect(status == 0, "\(process.stderr)")
-            #expect(process.stdout.contains("Deleted 20 samples"))
+            #expect(process.stdout.contains("sink emptied: deleted 20 samples of 1 type\n  StepCount: 20\n"), "\(process.stdout)")
             #expect(try await SinkHarness.storedUUIDs(port: port).count == 0)
             #expect(try fixture.store.intervalSummary().intervals == 0)
         }

@@ -78,7 +78,8 @@ struct PostgresProcessTests {
         let port = try PostgresHarness.freePort()
         let down = try await StepSyncBinary.run(["serve", "--port", "0", "--database",
                                                   "postgresql://anna:hunter2@127.0.0.1:\(port)/health?sslmode=disable"])
-        #expect(down.status == 1 && down.stderr.contains("error: the database is unavailable"), "\(down.stderr)")
+        #expect(down.status == 1 && down.stderr.contains("error: cannot reach the PostgreSQL database health at 127.0.0.1:\(port): the database is unavailable"),
+                "\(down.stderr)")
         #expect(!down.stdout.contains("listening") && !down.stderr.contains("hunter2"))
         let malformed = try await StepSyncBinary.run(["clients", "list", "--database", "mysql://anna:hunter2@db/x"])
         #expect(malformed.status == 64 && malformed.stderr.contains("must start with postgresql://"))
@@ -115,6 +116,14 @@ struct PostgresProcessTests {
             #expect(report?["synced"] as? Int == 6 && report?["inserted"] as? Int == 150, "\(right.stdout)")
             #expect(try await SinkCaller(port: port, token: token).storedUUIDs() == fixture.storeUUIDs)
             #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "150\n")
+
+            // Issue 23: reset --remote empties every type this client holds at the PostgreSQL sink, counted per type.
+            let reset = try await StepSyncBinary.run(
+                ["reset", "--data-dir", fixture.path, "--remote", "--server", "http://127.0.0.1:\(port)", "--yes"],
+                environment: ["STEPSYNC_TOKEN": token])
+            #expect(reset.status == 0, "\(reset.stderr)")
+            #expect(reset.stdout.contains("sink emptied: deleted 150 samples of 1 type\n  StepCount: 150\n"), "\(reset.stdout)")
+            #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "0\n")
             kill(serve.pid, SIGTERM)
             #expect(try await serve.wait() == 0)
         }

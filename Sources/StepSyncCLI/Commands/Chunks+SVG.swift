@@ -7,7 +7,7 @@ struct ChunkChartOptions: ParsableArguments {
     @Option(name: .customLong("svg"), help: ArgumentHelp(
         "Draw the intervals listed into an SVG file instead of printing them: one mark per interval over its time "
             + "span, as tall as its share of the limit, coloured by status, oversize ones flagged.",
-        discussion: "Example: stepsync chunks --svg chunks.svg && open chunks.svg",
+        discussion: "Open the file in a browser (xdg-open chunks.svg on Linux, open chunks.svg on macOS). Example: stepsync chunks --svg chunks.svg",
         valueName: "file"))
     var svgPath: String?
 

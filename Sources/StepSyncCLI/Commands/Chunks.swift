@@ -21,10 +21,10 @@ extension StepSyncCommand {
 
         @OptionGroup var data: DataDirectoryOptions
 
-        @Option(help: ArgumentHelp("Only intervals with this status: pending, inFlight, synced or failed.",
+        @Option(help: ArgumentHelp("Only intervals with this status: pending, inFlight, synced or failed (any case).",
                                    valueName: "status"),
                 transform: { text in
-                    guard let status = IntervalStatus(rawValue: text) else {
+                    guard let status = IntervalStatus.named(text) else {
                         throw ValidationError("--status must be pending, inFlight, synced or failed (got '\(text.prefix(64))').")
                     }
                     return status
@@ -42,8 +42,10 @@ extension StepSyncCommand {
         @OptionGroup var chart: ChunkChartOptions
 
         func run() async throws {
-            let store = try data.openStore()
-            let selected = try SampleTypeArgument.resolve(types, among: try store.sampleTypes())
+            let store = try data.openExistingStore()
+            let known = try store.sampleTypes()
+            let selected = try SampleTypeArgument.resolve(types, among: known)
+            SampleTypeArgument.noteMissing(selected, among: known)
             let intervals = try store.intervals(types: selected, status: status.map { [$0] })
             if try chart.writeIfRequested(intervals) { return }
             if json {

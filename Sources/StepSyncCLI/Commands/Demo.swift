@@ -95,8 +95,9 @@ extension StepSyncCommand {
             say("stepsync demo in \(root)")
 
             // 1. Generate.
-            let generator = SampleGenerator(profile: profile, seed: seed, years: years, end: .today(), types: selected)
-            let generated = try Generate.generate(generator, into: store, progress: !json)
+            let nowMs = try Now.ms()
+            let generator = SampleGenerator(profile: profile, seed: seed, years: years, end: Now.utcDate(nowMs), types: selected)
+            let generated = try Generate.generate(generator, into: store, progress: !json, notAfterMs: nowMs)
             var figures = Self.ordered(generated.perType.keys).map { type in
                 TypeFigures(type: type, samples: generated.perType[type]?.inserted ?? 0,
                             steps: type == .stepCount ? generated.perType[type]?.insertedSum ?? 0 : 0)
@@ -158,7 +159,13 @@ extension StepSyncCommand {
                     let syncCPUSeconds = Self.cpuSeconds() - cpuBefore
                     let checkStart = ContinuousClock.now
                     var digests: [SampleType: UUIDSetDigest] = [:]
-                    for type in checkedTypes { digests[type] = try await Self.sinkDigest(of: type, in: storage) }
+                    // Reading back takes seconds (a minute in a debug build): a bar, or a line, after the first.
+                    var checking = ProgressReporter(label: "types read back from the sink", enabled: !quiet, showAfter: 1)
+                    for (done, type) in checkedTypes.enumerated() {
+                        digests[type] = try await Self.sinkDigest(of: type, in: storage)
+                        checking.update(done: Int64(done + 1), total: Int64(checkedTypes.count), force: true)
+                    }
+                    checking.finish()
                     return (report, syncCPUSeconds, digests, Self.seconds(since: checkStart))
                 }
             }
@@ -170,12 +177,15 @@ extension StepSyncCommand {
 
             // 5. Check, type by type: the sink holds exactly the store's uuids.
             let storeCheckStart = ContinuousClock.now
+            var checking = ProgressReporter(label: "types read back from the store", enabled: !quiet, showAfter: 1)
             for index in figures.indices {
                 figures[index].sink = sinkDigests[figures[index].type] ?? UUIDSetDigest()
                 var digest = UUIDSetDigest()
                 try store.forEachSamplePage(of: figures[index].type, in: LayeringEngine.domain, pageSize: 10_000) { digest.add($0) }
                 figures[index].store = digest
+                checking.update(done: Int64(index + 1), total: Int64(figures.count), force: true)
             }
+            checking.finish()
             let verifySeconds = checkSeconds + Self.seconds(since: storeCheckStart)
             let exact = report.isComplete && figures.allSatisfy(\.exact)
                 && report.inserted == figures.reduce(0) { $0 + $1.samples }

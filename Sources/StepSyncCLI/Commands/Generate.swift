@@ -3,7 +3,7 @@ import Foundation
 import StepSyncCore
 import StepSyncStore
 
-extension GeneratorProfile: ExpressibleByArgument {}
+extension GeneratorProfile: CaseInsensitiveArgument {}
 
 extension StepSyncCommand {
     /// `stepsync generate`: fills the store with a deterministic synthetic history.
@@ -50,7 +50,7 @@ extension StepSyncCommand {
             valueName: "n"))
         var appendDays: Int?
 
-        @Flag(name: .customLong("allow-future"), help: "With --append-days, generate days after today too (for tests).")
+        @Flag(name: .customLong("allow-future"), help: "With --append-days or --end, generate samples after the current instant too (for tests).")
         var allowFuture = false
 
         @Flag(help: "Print one JSON object instead of progress and a summary (docs/json/generate.schema.json).")
@@ -73,32 +73,60 @@ extension StepSyncCommand {
                 guard end == nil else {
                     throw ValidationError("--append-days adds days after the store's last sample; it cannot be combined with --end.")
                 }
-            } else if allowFuture {
-                throw ValidationError("--allow-future only applies to --append-days (use --end for a history ending in the future).")
+            } else if allowFuture, end == nil {
+                throw ValidationError("--allow-future only applies to --append-days or --end.")
             }
             _ = try Self.resolveTypes(types, profile: profile)
         }
 
-        /// The last day to generate.
-        var endDate: CivilDate { end.flatMap(CivilDate.init(iso:)) ?? .today() }
+        /// The last day to generate: --end, else today (UTC) as of `nowMs`.
+        func endDate(nowMs: Int64) -> CivilDate { end.flatMap(CivilDate.init(iso:)) ?? Now.utcDate(nowMs) }
 
         func run() async throws {
             let selected = try Self.resolveTypes(types, profile: profile)
+            let nowMs = try Now.ms()
+            let today = Now.utcDate(nowMs)
+            // Never a sample that ends after the current instant, unless asked for (tests).
+            let cutoffMs: Int64? = allowFuture ? nil : nowMs
             let store = try data.openStore()
             let generator: SampleGenerator
             var requestedDays: Int?
+            // The days reported: those after the stored history (a refilled last day is not counted).
+            let reportedDays: ClosedRange<CivilDate>
+            var refilled = 0
             if let appendDays {
                 guard let bounds = try store.bounds(of: .stepCount) else {
                     throw ValidationError("--append-days needs step samples to follow, and \(store.path) holds none: run `stepsync generate` first.")
                 }
-                let plan = try AppendDays(after: EuropeBerlinTime.localDate(atUTCMs: bounds.last), count: appendDays,
-                                          today: .today(), allowFuture: allowFuture)
-                generator = SampleGenerator(profile: profile, seed: seed, days: plan.days, types: selected, continuing: true)
+                let lastDay = EuropeBerlinTime.localDate(atUTCMs: bounds.last)
+                // A history generated in the past week may end at the instant it was generated, inside its last
+                // day: the realistic profile's days do not depend on the range, so that day is generated again (what
+                // is stored is skipped as duplicates) and so filled up to now.
+                let recent: ClosedRange<CivilDate> = today.advanced(by: -7)...today.advanced(by: 1)
+                let refill = profile == GeneratorProfile.realistic && !allowFuture && recent.contains(lastDay)
+                let days: ClosedRange<CivilDate>
+                if refill, lastDay >= today {
+                    // Nothing after today: only the rest of the last day, up to now.
+                    days = lastDay...lastDay
+                    reportedDays = days
+                } else {
+                    let plan = try AppendDays(after: lastDay, count: appendDays, today: today, allowFuture: allowFuture)
+                    reportedDays = plan.days
+                    if refill {
+                        days = lastDay...plan.days.upperBound
+                        refilled = 1
+                    } else {
+                        days = plan.days
+                    }
+                }
+                generator = SampleGenerator(profile: profile, seed: seed, days: days, types: selected, continuing: true)
                 requestedDays = appendDays
             } else {
-                generator = SampleGenerator(profile: profile, seed: seed, years: years, end: endDate, types: selected)
+                generator = SampleGenerator(profile: profile, seed: seed, years: years, end: endDate(nowMs: nowMs), types: selected)
+                reportedDays = generator.days
             }
-            let outcome = try Self.generate(generator, into: store, progress: !json)
+            var outcome = try Self.generate(generator, into: store, progress: !json, notAfterMs: cutoffMs)
+            outcome.days -= refilled
             if requestedDays != nil, outcome.summary.inserted == 0 {
                 throw GenerateError.nothingAppended(days: generator.days, duplicates: outcome.summary.duplicates)
             }
@@ -108,8 +136,8 @@ extension StepSyncCommand {
                     "steps": Int64(outcome.summary.insertedSteps.rounded()),
                     "duplicates": outcome.summary.duplicates,
                     "days": outcome.days,
-                    "firstDay": generator.days.lowerBound.description,
-                    "lastDay": generator.days.upperBound.description,
+                    "firstDay": reportedDays.lowerBound.description,
+                    "lastDay": reportedDays.upperBound.description,
                     "profile": profile.rawValue,
                     "seed": seed,
                     "seconds": (outcome.seconds * 1000).rounded() / 1000,
@@ -119,13 +147,15 @@ extension StepSyncCommand {
                 if let requestedDays { object["requestedDays"] = requestedDays }
                 try JSONOutput.print(object)
             } else {
+                var upToNow = ""
+                if let cutoffMs { upToNow = " (up to now, \(ISO8601Millis.format(cutoffMs)))" }
                 var lines = ["""
                     \(store.path): generated \(profile.rawValue) history, seed \(seed), \
-                    \(generator.days.lowerBound) … \(generator.days.upperBound)
+                    \(reportedDays.lowerBound) … \(reportedDays.upperBound)\(upToNow)
                     """]
                 if let requestedDays, outcome.days < requestedDays {
                     lines.append("(\(Format.number(outcome.days)) of the \(Format.number(requestedDays)) days asked for: "
-                                 + "the rest would be after today, \(CivilDate.today()) UTC)")
+                                 + "the rest would be after today, \(today) UTC)")
                 }
                 lines.append("""
                     samples:    \(Format.number(outcome.summary.inserted))
@@ -198,7 +228,10 @@ extension StepSyncCommand {
         }
 
         /// Writes every sample of `generator` into `store` in one transaction, reporting days done on stderr.
-        static func generate(_ generator: SampleGenerator, into store: StepStore, progress: Bool) throws -> Outcome {
+        /// Inserts `generator`'s samples into `store`, leaving out every sample that ends after `notAfterMs`.
+        static func generate(_ generator: SampleGenerator, into store: StepStore, progress: Bool,
+                             notAfterMs: Int64? = nil) throws -> Outcome {
+            let cutoff = notAfterMs ?? .max
             var reporter = ProgressReporter(label: "days", enabled: progress)
             let total = Int64(generator.dayCount)
             let ((days, perType), summary) = try store.insertSamples { inserter in
@@ -211,6 +244,10 @@ extension StepSyncCommand {
                         let type = day[index].type
                         var count = perType[type] ?? Outcome.TypeCount()
                         while index < day.count, day[index].type == type {
+                            if day[index].endMs > cutoff {
+                                index += 1
+                                continue
+                            }
                             if try inserter.insert(day[index]) {
                                 count.inserted += 1
                                 count.insertedSum += day[index].value

@@ -39,6 +39,10 @@ extension StepSyncCommand {
         var json = false
 
         func run() async throws {
+            if let problem = Self.inputProblem(path) {
+                FileHandle.standardError.write(Data("error: \(problem)\nNothing was imported.\n".utf8))
+                throw ExitCode.failure
+            }
             let store = try data.openStore()
             var reporter = ProgressReporter(label: "MB", enabled: !json)
             let summary: ImportSummary
@@ -59,6 +63,21 @@ extension StepSyncCommand {
             } else {
                 print(Self.report(summary))
             }
+        }
+
+        /// What keeps `path` from being read as an export, in words (no file, a directory, no permission), or `nil`.
+        static func inputProblem(_ path: String) -> String? {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                return "\(path) does not exist: give the path of an Apple Health export.zip or its export.xml"
+            }
+            if isDirectory.boolValue {
+                return "\(path) is a directory: give the export.zip (or the export.xml inside it), not its folder"
+            }
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                return "\(path) cannot be read: permission denied (check its owner and mode)"
+            }
+            return nil
         }
 
         /// The `--json` object (`docs/json/import.schema.json`): `samples` counts the new samples, `stepSamples` the

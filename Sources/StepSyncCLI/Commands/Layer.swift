@@ -63,6 +63,7 @@ extension StepSyncCommand {
             let store = try data.openStore()
             let known = try store.sampleTypes()
             let selected = try SampleTypeArgument.resolve(types, among: known)
+            SampleTypeArgument.noteMissing(selected, among: known)
             var sums: [SampleType: Double] = [:]
             for entry in maxSums {
                 let parts = entry.split(separator: "=", maxSplits: 1)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import StepSyncCore
 import StepSyncEngine
 import StepSyncStore
 
@@ -8,11 +9,13 @@ extension StepSyncCommand {
     /// `stepsync reset`: forget the interval ledger (and, with `--remote`, empty the sink).
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete the interval ledger (and with --remote, everything the sink holds).",
+            abstract: "Delete the interval ledger (and with --remote, every sample of every type the sink holds for you).",
             discussion: """
                 The samples stay in the store; run `stepsync layer` to plan intervals again (it also plans again \
                 every deletion the sink has not acknowledged, so samples deleted since they were synced are deleted \
-                at the sink too). With --remote the ledger is cleared first, then the sink is emptied: if emptying \
+                at the sink too). With --remote the ledger is cleared first, then the sink is emptied of every type it \
+                holds for this client (on a PostgreSQL sink, only this token's samples), saying how many samples of \
+                each type it deleted: if emptying \
                 fails, the ledger claims nothing and the next layer + sync sends everything again (the sink \
                 de-duplicates); run `reset --remote` again to empty it. Asks first unless --yes; without a terminal \
                 on stdin, --yes is required.
@@ -23,7 +26,7 @@ extension StepSyncCommand {
 
         @OptionGroup var data: DataDirectoryOptions
 
-        @Flag(help: "Also empty the sink (DELETE <server>/steps).")
+        @Flag(help: "Also empty the sink of every type it holds (GET <server>/samples/types, then DELETE <server>/samples?type=T for each).")
         var remote = false
 
         @Option(help: ArgumentHelp("The sink's base URL (with --remote).", valueName: "url"))
@@ -66,12 +69,23 @@ extension StepSyncCommand {
                 print("deleted \(deleted) intervals from the ledger")
                 guard remote else { return }
                 do {
-                    let answer = try await HTTPUploader.withUploader(
+                    let deleted = try await HTTPUploader.withUploader(
                         server: server, token: token, caCertificateFile: caCertificateFile, logger: logger
                     ) {
-                        try await $0.deleteAll()
+                        try await $0.emptySink()
                     }
-                    print("sink emptied: \(answer)")
+                    var total = 0
+                    var types = 0
+                    for entry in deleted {
+                        total += entry.deleted
+                        if entry.type != nil { types += 1 }
+                    }
+                    print("sink emptied: deleted \(Format.number(total)) samples of \(types) type\(types == 1 ? "" : "s")")
+                    for entry in deleted {
+                        let name: String = entry.type?.shortName ?? "(types that arrived meanwhile)"
+                        let count: String = Format.number(entry.deleted)
+                        print("  \(name): \(count)")
+                    }
                 } catch {
                     FileHandle.standardError.write(Data("""
                         stepsync reset: the ledger is cleared, but the sink at \(server) may still hold samples: \(HTTPUploader.explain(error, server: server))

@@ -174,6 +174,12 @@ extension StepSyncCommand {
         }
 
         func run() async throws {
+            // Before anything is opened or logged: a port in use is said in words, naming it and --port.
+            if let problem = PortCheck.problem(host: host, port: port) {
+                FileHandle.standardError.write(Data(
+                    "error: \(PortCheck.message(host: host, port: port, reason: problem.reason, inUse: problem.inUse))\n".utf8))
+                throw ExitCode.failure
+            }
             var logger = Logger(label: "stepsync.sink")
             logger.logLevel = .info
             var configuration = SinkConfiguration(
@@ -218,7 +224,7 @@ extension StepSyncCommand {
                                              maxTypes: maxTypes),
                         logger: logger)
                 } catch let error as PostgresStorageError {
-                    FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+                    FileHandle.standardError.write(Data("error: \(DatabaseOptions.message(error, url: try database.url()))\n".utf8))
                     throw ExitCode.failure
                 }
                 try await run(try buildSinkApplication(
@@ -242,9 +248,16 @@ extension StepSyncCommand {
                 services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             configuration.maximumGracefulShutdownDuration = Self.drainTimeout
             configuration.maximumCancellationDuration = Self.cancellationTimeout
-            try await ServiceGroup(configuration: configuration).run()
+            do {
+                try await ServiceGroup(configuration: configuration).run()
+            } catch where "\(error)".contains("Address already in use") {
+                // Taken between the check in run() and the bind.
+                FileHandle.standardError.write(Data(
+                    "error: \(PortCheck.message(host: host, port: port, reason: "", inUse: true))\n".utf8))
+                throw ExitCode.failure
+            }
         }
     }
 }
 
-extension PostgresSampleStorage.IngestMethod: ExpressibleByArgument {}
+extension PostgresSampleStorage.IngestMethod: CaseInsensitiveArgument {}

@@ -43,6 +43,13 @@ struct DailyStatsOptions: ParsableArguments {
             _ = try to.map { try DailyStepsRequest.parseDate($0, parameter: "--to") }
             _ = try tz.map { try DailyStepsRequest.parseTimeZone($0, parameter: "--tz") }
             _ = try priority.map { try DevicePriority.parse($0, parameter: "--priority") }
+            if let from, let to {
+                // --to before --from, or too long a span: refused before any data directory is looked at.
+                _ = try DailyStepsRequest(
+                    from: DailyStepsRequest.parseDate(from, parameter: "--from"),
+                    to: DailyStepsRequest.parseDate(to, parameter: "--to"), timeZoneName: "UTC",
+                    priority: .default, parameters: .options)
+            }
         } catch let error as DailyStepsError {
             throw ValidationError(error.description)
         }

@@ -28,7 +28,7 @@ extension StepSyncCommand {
         @OptionGroup var daily: DailyStatsOptions
 
         func run() async throws {
-            let store = try data.openStore()
+            let store = try data.openExistingStore()
             if daily.daily { return try daily.run(store: store, json: json) }
             let statistics = try store.sampleStatistics()
             if json {

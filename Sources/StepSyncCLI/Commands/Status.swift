@@ -26,10 +26,13 @@ extension StepSyncCommand {
         var json = false
 
         func run() async throws {
-            let store = try data.openStore()
-            let selected = try SampleTypeArgument.resolve(types, among: try store.sampleTypes())
+            let store = try data.openExistingStore()
+            let known = try store.sampleTypes()
+            let selected = try SampleTypeArgument.resolve(types, among: known)
+            SampleTypeArgument.noteMissing(selected, among: known)
             let ledger = try store.ledgerSummary(types: selected)
             let rejected = try store.rejectedCountsByReason().filter { selected?.contains($0.key) ?? true }
+            let lastServer = try store.lastSyncServer()
             let summary = ledger.overall
             let share = summary.samples > 0 ? Double(summary.syncedSamples) / Double(summary.samples) : 0
             if json {
@@ -37,6 +40,7 @@ extension StepSyncCommand {
                 object["syncedShare"] = share
                 object["types"] = Dictionary(uniqueKeysWithValues: ledger.byType.map { ($0.key.rawValue, Self.jsonObject($0.value, type: $0.key)) })
                 object["rejected"] = Self.rejectedObject(rejected)
+                if let lastServer { object["lastServer"] = lastServer }
                 try JSONOutput.print(object)
                 return
             }
@@ -56,8 +60,9 @@ extension StepSyncCommand {
                 lines.append("The ledger is empty: run `stepsync layer` first.")
             }
             lines += Self.rejectedLines(rejected)
-            lines.append("see them: `stepsync chunks` (a table), `stepsync chunks --svg chunks.svg` (a chart); "
-                         + "the sink's dashboard: http://127.0.0.1:8000/ while `stepsync serve` runs")
+            var sink = "no sync has run on this store yet"
+            if let lastServer { sink = "the sink the last sync used: \(lastServer)" }
+            lines.append("see them: `stepsync chunks` (a table), `stepsync chunks --svg chunks.svg` (a chart); \(sink)")
             print(lines.joined(separator: "\n"))
         }
 

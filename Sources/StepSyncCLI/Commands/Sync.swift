@@ -21,7 +21,7 @@ extension StepSyncCommand {
                 it is recorded as rejected (shown here and by `stepsync status`) and the rest of its interval is sent.
                 When the sink cannot be reached or answers 429/502/503/504, no new interval starts: the sync waits \
                 for the sink with one backoff (--backoff-base doubling to 30 s, or the sink's Retry-After) and says \
-                so on one line; after --give-up-after seconds it exits non-zero with every unsent interval pending. \
+                so on one line; after --give-up-after seconds (default 60) it exits non-zero, saying so, with every unsent interval pending. \
                 A fault that hits one interval (a 500, a timeout) is retried for that interval (--max-attempts); a \
                 4xx marks it failed and the sync goes on (--retry-failed queues failed ones again). Exits 0 exactly \
                 when every interval is synced.
@@ -73,11 +73,11 @@ extension StepSyncCommand {
         @Option(name: .customLong("give-up-after"),
                 help: ArgumentHelp("Stop waiting for an unreachable or unavailable sink after this many seconds (0: keep trying).",
                                    valueName: "seconds"))
-        var giveUpAfter = 300.0
+        var giveUpAfter = 60.0
 
         @Option(name: .customLong("type"),
-                help: ArgumentHelp("Sync only this sample type (repeatable; default: every type in the ledger).",
-                                   valueName: "identifier"))
+                help: ArgumentHelp("Sync only this sample type: a short name (steps, HeartRate) or an identifier (repeatable; default: every type in the ledger).",
+                                   valueName: "type"))
         var types: [String] = []
 
         @Flag(name: .customLong("retry-failed"), help: "Put failed intervals back in the queue first.")
@@ -109,11 +109,6 @@ extension StepSyncCommand {
             guard giveUpAfter.isFinite, giveUpAfter >= 0 else {
                 throw ValidationError("--give-up-after must be a number of seconds ≥ 0 (0: keep trying), not \(giveUpAfter)")
             }
-            for type in types {
-                if let problem = SampleValidation.typeProblem(SampleType(type)) {
-                    throw ValidationError("--type: \(problem)")
-                }
-            }
             do {
                 try HTTPUploader.validateServerURL(server)
             } catch {
@@ -125,6 +120,8 @@ extension StepSyncCommand {
             try tls.checkFile()
             let directory = data.dataDirectory
             let store = try StepStore(dataDirectory: directory)
+            let selected = try types.map { try SampleTypeArgument.resolve($0, among: try store.sampleTypes()) }
+            try store.recordSyncServer(server)
             let logger = Logger(label: "stepsync.sync") { label in
                 var handler = StreamLogHandler.standardError(label: label)
                 handler.logLevel = .notice
@@ -135,7 +132,7 @@ extension StepSyncCommand {
                 retryPolicy: RetryPolicy(maxAttempts: maxAttempts, baseSeconds: backoffBase),
                 outagePolicy: SinkOutageMachine.Policy(baseSeconds: backoffBase, giveUpAfterSeconds: giveUpAfter),
                 retryFailed: retryFailed,
-                types: types.isEmpty ? nil : Self.unique(types.map(SampleType.init(rawValue:))),
+                types: selected.isEmpty ? nil : Self.unique(selected),
                 maxSamplesPerRequest: requestSamples,
                 maxRequestBytes: maxRequestBytes)
             let caCertificateFile = tls.caCertificateFile

@@ -6,7 +6,11 @@ enum Format {
     static func number(_ value: Double) -> String {
         let rounded = value.rounded()
         if abs(value - rounded) < 1e-9 { return number(Int64(rounded)) }
-        return String(format: "%.1f", value)
+        // One decimal, with the whole part grouped: 2510467.4 → 2,510,467.4.
+        let tenths = Int64((abs(value) * 10).rounded())
+        let whole: String = number(tenths / 10)
+        let sign = value < 0 ? "-" : ""
+        return "\(sign)\(whole).\(tenths % 10)"
     }
 
     /// `1234567` → `1,234,567`.

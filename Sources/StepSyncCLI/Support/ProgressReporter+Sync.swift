@@ -2,15 +2,24 @@ import StepSyncEngine
 
 extension ProgressReporter {
     /// Reports a running sync: intervals done of total, samples sent and samples per second (`sync`, `demo`); while
-    /// the engine waits for the sink, the one line saying why and when it tries again — and no ETA.
+    /// the engine waits for the sink, the one line saying why and when it tries again — and no ETA. Without a
+    /// terminal that line is written once per state (a new reason, the sink back), not once per attempt.
     ///
     /// Rates and the ETA are based on the time spent sending (``SyncProgress/activeSeconds``), so a long wait for the
     /// sink does not make the rest of the run look hours long.
     mutating func update(_ progress: SyncProgress) {
         if let wait = progress.serverWait {
-            note("\(wait.message) retrying in \(Self.seconds(wait.retryInSeconds))")
+            if isTerminal {
+                note("\(wait.message) retrying in \(Self.seconds(wait.retryInSeconds))")
+            } else if lastNote != wait.message {
+                // Without a terminal, one line per change of state, not one per attempt.
+                note("\(wait.message) retrying in \(Self.seconds(wait.retryInSeconds)), then with a growing backoff (said again only when this changes)")
+                lastNote = wait.message
+            }
             return
         }
+        if lastNote != nil, !isTerminal { note("the sink answers again: sending") }
+        lastNote = nil
         let active = progress.activeSeconds > 0 ? progress.activeSeconds : progress.elapsedSeconds
         let rate = active > 0 ? Double(progress.samplesSent) / active : 0
         var detail = "\(Format.number(progress.samplesSent)) samples, \(Format.number(rate.rounded())) samples/s"

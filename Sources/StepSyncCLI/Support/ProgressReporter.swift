@@ -13,13 +13,18 @@ struct ProgressReporter {
     /// Whether to write anything at all (`--json` and `--quiet` runs stay silent).
     let enabled: Bool
     private let plainInterval: Double
+    /// Seconds of work before anything is shown (so a step that ends quickly prints nothing).
+    private let showAfter: Double
     private let started = ContinuousClock.now
     private var lastDraw: ContinuousClock.Instant?
     private var drewBar = false
+    /// The last wait the sync said without a terminal (``update(_:)`` repeats it only when it changes).
+    var lastNote: String?
 
     /// Creates a reporter for `label`; silent when `enabled` is false.
-    init(label: String, enabled: Bool = true, plainInterval: Double = 5) {
+    init(label: String, enabled: Bool = true, plainInterval: Double = 5, showAfter: Double = 0) {
         self.label = label
+        self.showAfter = showAfter
         self.enabled = enabled
         self.isTerminal = isatty(STDERR_FILENO) == 1
         self.plainInterval = plainInterval
@@ -43,7 +48,7 @@ struct ProgressReporter {
 
     /// Reports `done` of `total` units, with an optional detail such as "12,000 samples, 95k samples/s".
     mutating func update(done: Int64, total: Int64, detail: String = "", force: Bool = false, eta: ETA = .auto) {
-        guard enabled else { return }
+        guard enabled, showAfter <= 0 || elapsedSeconds >= showAfter else { return }
         let now = ContinuousClock.now
         let minGap: Duration = isTerminal ? .milliseconds(100) : .milliseconds(Int64(plainInterval * 1000))
         if !force, let lastDraw, now - lastDraw < minGap { return }

@@ -308,7 +308,7 @@ td.n,th.n { text-align:right; font-variant-numeric:tabular-nums; }
     $("range-days").textContent = fmt(days.length);
     $("range-days").dataset.value = days.length;
     $("range-average").textContent = days.length ? fmt(Math.round(total / days.length)) : "–";
-    $("range-max").textContent = busiest ? fmt(busiest.steps) + " on " + busiest.date : "–";
+    $("range-max").textContent = busiest && busiest.steps > 0 ? fmt(busiest.steps) + " on " + busiest.date : "–";
   }
 
   async function loadChart() {

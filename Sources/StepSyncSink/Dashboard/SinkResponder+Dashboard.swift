@@ -9,6 +9,10 @@ extension SinkResponder {
     /// it asks for the token and reads the JSON endpoints with it) and the OpenAPI document. `nil` for other paths.
     func publicDocument(_ path: String, method: HTTPRequest.Method) throws -> Response? {
         let document: (bytes: [UInt8], contentType: String)
+        if path == "/favicon.ico", method == .get || method == .head {
+            // A browser asks for it with every page load: no icon, and no 404 in the error counter.
+            return Response(status: .noContent, headers: [.cacheControl: "max-age=86400"])
+        }
         switch path {
         case "/": document = (DashboardPage.bytes, "text/html; charset=utf-8")
         case "/openapi.json": document = (OpenAPIDocument.bytes, "application/json")
@@ -31,7 +35,7 @@ extension SinkResponder {
     static func isDashboardRead(_ request: Request) -> Bool {
         guard request.method == .get || request.method == .head else { return false }
         switch request.uri.path {
-        case "/", "/openapi.json", "/stats", "/health": return true
+        case "/", "/openapi.json", "/stats", "/health", "/favicon.ico": return true
         default: return false
         }
     }
