@@ -261,7 +261,9 @@ extension StepSyncCommand {
             lines.append(contentsOf: report.unsupported)
             if let gaveUp = report.gaveUp {
                 lines.append(Self.gaveUpLine(report, gaveUp))
-                lines.append("\(Format.number(report.pending)) intervals are still pending; run `stepsync sync` again once the sink is up.")
+                lines.append(report.gaveUpAtOnce
+                    ? "\(Format.number(report.pending)) intervals are still pending; mend the cause above, then run `stepsync sync` again."
+                    : "\(Format.number(report.pending)) intervals are still pending; run `stepsync sync` again once the sink is up.")
             } else if report.pending > 0 {
                 lines.append(report.stopped
                     ? "paused: \(Format.number(report.pending)) intervals left; run `stepsync sync` again to carry on."
