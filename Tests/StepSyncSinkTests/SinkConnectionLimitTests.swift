@@ -12,10 +12,14 @@ struct SinkConnectionLimitTests {
     static let short = Duration.milliseconds(500)
 
     func withLimitedSink<T: Sendable>(
-        _ limits: ConnectionLimits, _ body: @Sendable (SinkTestClient, Int) async throws -> T
+        _ limits: ConnectionLimits, observer: ConnectionCountsObserver? = nil,
+        _ body: @Sendable (SinkTestClient, Int) async throws -> T
     ) async throws -> T {
         try await withTemporaryDirectory { dir in
-            try await withSink(directory: dir, configure: { $0.connectionLimits = limits }) { client, _ in
+            try await withSink(directory: dir, configure: {
+                $0.connectionLimits = limits
+                $0.onConnectionsChange = observer?.callback
+            }) { client, _ in
                 try await body(client, client.port)
             }
         }
@@ -115,31 +119,26 @@ struct SinkConnectionLimitTests {
     func capEvictsHalfOpen() async throws {
         let observer = ConnectionCountsObserver()
         let limits = ConnectionLimits(headerTimeout: .seconds(600), maxConnections: 4)
-        try await withTemporaryDirectory { dir in
-            try await withSink(directory: dir, configure: {
-                $0.connectionLimits = limits
-                $0.onConnectionsChange = observer.callback
-            }) { client, _ in
-                var held: [RawConnection] = []
-                for k in 0..<6 {
-                    let connection = try RawConnection(port: client.port)
-                    try connection.send("GET /health HTTP/1.1\r\nHost: loc")
-                    held.append(connection)
-                    if k < 4 {
-                        // Admitted in this order: each is registered before the next connects.
-                        try await observer.waitFor { $0.held == k + 1 }
-                    } else {
-                        // At the cap: admitting this one closed the oldest (an event seen on that socket).
-                        #expect(held[k - 4].readToEnd(timeout: .seconds(10)).closed, "connection \(k - 4)")
-                    }
+        try await withLimitedSink(limits, observer: observer) { client, port in
+            var held: [RawConnection] = []
+            for k in 0..<6 {
+                let connection = try RawConnection(port: port)
+                try connection.send("GET /health HTTP/1.1\r\nHost: loc")
+                held.append(connection)
+                if k < 4 {
+                    // Admitted in this order: each is registered before the next connects.
+                    try await observer.waitFor { $0.held == k + 1 }
+                } else {
+                    // At the cap: admitting this one closed the oldest (an event seen on that socket).
+                    #expect(held[k - 4].readToEnd(timeout: .seconds(10)).closed, "connection \(k - 4)")
                 }
-                let real = try RawConnection(port: client.port)
-                try real.send(Self.healthRequest)
-                #expect(real.readResponse(timeout: .seconds(10)).status == 200)
-                // The three oldest made room for the two later ones and the real request.
-                for connection in held.prefix(3) { #expect(connection.readToEnd(timeout: .seconds(5)).closed) }
-                for connection in held.suffix(3) { #expect(!connection.readToEnd(timeout: .milliseconds(200)).closed) }
             }
+            let real = try RawConnection(port: port)
+            try real.send(Self.healthRequest)
+            #expect(real.readResponse(timeout: .seconds(10)).status == 200)
+            // The three oldest made room for the two later ones and the real request.
+            for connection in held.prefix(3) { #expect(connection.readToEnd(timeout: .seconds(5)).closed) }
+            for connection in held.suffix(3) { #expect(!connection.readToEnd(timeout: .milliseconds(200)).closed) }
         }
     }
 
@@ -147,30 +146,24 @@ struct SinkConnectionLimitTests {
     func capAllBusyRefuses() async throws {
         let observer = ConnectionCountsObserver()
         let limits = ConnectionLimits(bodyTimeout: .seconds(600), maxConnections: 2)
-        try await withTemporaryDirectory { dir in
-            try await withSink(directory: dir, configure: {
-                $0.connectionLimits = limits
-                $0.onConnectionsChange = observer.callback
-            }) { client, _ in
-                let port = client.port
-                var busy: [RawConnection] = []
-                for _ in 0..<2 {
-                    let connection = try RawConnection(port: port)
-                    try connection.send("POST /steps HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                                        + "Content-Length: 1000\r\n\r\n{\"samples\":[")
-                    busy.append(connection)
-                }
-                try await observer.waitFor { $0.held == 2 && $0.busy == 2 }
-                let newcomer = try RawConnection(port: port).readToEnd(timeout: .seconds(10))
-                #expect(newcomer.closed)
-                #expect(newcomer.status == 503, "\(newcomer.text)")
-                #expect(newcomer.text.contains("Retry-After: 1"))
-                busy.removeAll()  // closes them: room again
-                try await observer.waitFor { $0.held == 0 }
-                let later = try RawConnection(port: port)
-                try later.send(Self.healthRequest)
-                #expect(later.readResponse(timeout: .seconds(10)).status == 200)
+        try await withLimitedSink(limits, observer: observer) { client, port in
+            var busy: [RawConnection] = []
+            for _ in 0..<2 {
+                let connection = try RawConnection(port: port)
+                try connection.send("POST /steps HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                                    + "Content-Length: 1000\r\n\r\n{\"samples\":[")
+                busy.append(connection)
             }
+            try await observer.waitFor { $0.held == 2 && $0.busy == 2 }
+            let newcomer = try RawConnection(port: port).readToEnd(timeout: .seconds(10))
+            #expect(newcomer.closed)
+            #expect(newcomer.status == 503, "\(newcomer.text)")
+            #expect(newcomer.text.contains("Retry-After: 1"))
+            busy.removeAll()  // closes them: room again
+            try await observer.waitFor { $0.held == 0 }
+            let later = try RawConnection(port: port)
+            try later.send(Self.healthRequest)
+            #expect(later.readResponse(timeout: .seconds(10)).status == 200)
         }
     }
 }
