@@ -42,6 +42,22 @@ struct ImportFuzzReplayTests {
         #expect(accepted >= 100 && refused >= 100, "\(accepted) accepted, \(refused) refused")
     }
 
+    @Test("every attachments corpus and crash input, and 3,000 seeded mutations: routes and ECG files refused with a real line or read back the same")
+    func attachments() throws {
+        let inputs = try FuzzCorpus("attachments")
+        #expect(inputs.corpus.count >= 4)
+        var routes = 0, recordings = 0
+        for input in inputs.all + inputs.mutations(3_000, seed: 25) {
+            #expect(input.bytes.withUnsafeBytes(AttachmentsOracle.problems) == [], "\(input)")
+            guard let selector = input.bytes.first else { continue }
+            let file = Array(input.bytes.dropFirst())
+            if selector % 2 == 0, (try? GPXRoute.parse(file)) != nil { routes += 1 }
+            if selector % 2 == 1, (try? ElectrocardiogramCSV.parse(file)) != nil { recordings += 1 }
+        }
+        // The oracle is checked on files that are read, not only on refusals.
+        #expect(routes >= 2 && recordings >= 2, "\(routes) routes, \(recordings) recordings read")
+    }
+
     @Test("every xml-attributes corpus and crash input, and 2,000 seeded mutations, keep the decoders' promises")
     func xmlAttributes() throws {
         let inputs = try FuzzCorpus("xml-attributes")

@@ -96,7 +96,7 @@ public struct ElectrocardiogramCSV: Hashable, Sendable {
             throw .init(line: nil, problem: "has no Recorded Date line; not an Apple Watch ECG export")
         }
         let parsed = Array(recorded.utf8).withUnsafeBytes { HealthDate.parse($0) }
-        guard let date = parsed, let offset = date.offsetSeconds else {
+        guard let date = parsed, let offset = date.offsetSeconds, date.ms >= Instants.min, date.ms <= Instants.max else {
             throw .init(line: nil, field: "Recorded Date",
                         problem: "\(InputExcerpt.of(recorded)) is not a date like 2025-06-05 10:07:00 +0200")
         }

@@ -185,7 +185,7 @@ public struct GPXRoute: Hashable, Sendable {
                 let value = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 leaf = nil
                 if tag == "time" {
-                    guard let ms = Self.instant(value) else {
+                    guard let ms = Self.instant(value), ms >= Instants.min, ms <= Instants.max else {
                         throw GPXRouteError(line: line, problem: "has a <time> \(InputExcerpt.of(value)) that is not an ISO-8601 instant")
                     }
                     current.0.timeMs = ms
