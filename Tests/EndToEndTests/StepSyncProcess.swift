@@ -40,7 +40,7 @@ struct StepSyncProcess {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        try process.run()
+        try ProcessLauncher.run(process)
     }
 
     var pid: Int32 { process.processIdentifier }

@@ -28,7 +28,7 @@ final class StepSyncBinary: Sendable {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessLauncher.run(process)
     }
 
     deinit {

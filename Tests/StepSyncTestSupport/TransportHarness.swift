@@ -61,7 +61,7 @@ public enum TransportHarness {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessLauncher.run(process)
         let deadline = ContinuousClock.now + .seconds(240)
         while process.isRunning {
             if ContinuousClock.now > deadline {
@@ -110,7 +110,7 @@ public enum TransportHarness {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
-            try process.run()
+            try ProcessLauncher.run(process)
             defer {
                 kill(process.processIdentifier, SIGTERM)
                 let deadline = ContinuousClock.now + .seconds(10)
