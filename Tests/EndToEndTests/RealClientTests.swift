@@ -89,8 +89,7 @@ struct RealClientTests {
 
             // The generated client first: the document as served, generated with ruff on PATH, no warning.
             let document = dir + "/openapi.json"
-            let served = try await RealClients.run(RealClients.curl!, ["-fsS", "-o", document, url + "/openapi.json"])
-            _ = served
+            _ = try await RealClients.run(RealClients.curl!, ["-fsS", "-o", document, url + "/openapi.json"])
             let package = dir + "/stepsync_client"
             let generated = try await RealClients.run(RealClients.venv + "/bin/openapi-python-client",
                                                       ["generate", "--path", document, "--output-path", package,

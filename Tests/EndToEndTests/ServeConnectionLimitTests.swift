@@ -18,12 +18,11 @@ extension ServeProcessTests {
                 try connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
                 held.append(connection)
             }
-            let start = ContinuousClock.now
             let real = try RawConnection(port: port)
             try real.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            // The bound: an answer within 3 s (the read gives up then).
             let response = real.readResponse(timeout: .seconds(3))
             #expect(response.status == 200, "\(response.text)")
-            #expect(ContinuousClock.now - start < .seconds(3))
             // The oldest half-open requests made room (the cap is 1,024 − 128 = 896); the newest are held.
             #expect(held[0].readToEnd(timeout: .seconds(2)).closed)
             #expect(!held[1099].readToEnd(timeout: .milliseconds(100)).closed)

@@ -8,12 +8,9 @@
 /// query that has one is refused naming the parameter (``FormQueryError``), since a silently changed value (a device
 /// name in a priority list) changes answers without a word. Empty pairs (`a=1&&b=2`) are skipped. When a name repeats,
 /// the first value wins.
-public struct FormQuery: Sendable, Equatable {
+public struct FormQuery: Sendable {
     /// The decoded pairs in query order.
     public private(set) var pairs: [(name: String, value: String)]
-
-    /// No parameters.
-    public init() { pairs = [] }
 
     /// Decodes `query` (what follows `?`, without it; `nil` for none).
     ///
@@ -88,10 +85,6 @@ public struct FormQuery: Sendable, Equatable {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
-    }
-
-    public static func == (lhs: FormQuery, rhs: FormQuery) -> Bool {
-        lhs.pairs.count == rhs.pairs.count && zip(lhs.pairs, rhs.pairs).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 }
 

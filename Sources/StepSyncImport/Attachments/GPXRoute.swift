@@ -67,6 +67,9 @@ public struct GPXRoute: Hashable, Sendable {
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
+        static let commentOpen = Array("<!--".utf8), commentClose = Array("-->".utf8)
+        static let cdataOpen = Array("<![CDATA[".utf8), cdataClose = Array("]]>".utf8)
+
         mutating func run() throws(GPXRouteError) -> GPXRoute {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
             while i < bytes.count {
@@ -87,13 +90,13 @@ public struct GPXRoute: Hashable, Sendable {
         /// At `<`: a declaration, comment, or element tag.
         mutating func tag() throws(GPXRouteError) {
             let start = line
-            if bytes[i...].starts(with: Array("<!--".utf8)) {
-                try skip(past: Array("-->".utf8), from: start)
+            if bytes[i...].starts(with: Self.commentOpen) {
+                try skip(past: Self.commentClose, from: start)
                 return
             }
-            if bytes[i...].starts(with: Array("<![CDATA[".utf8)) {
+            if bytes[i...].starts(with: Self.cdataOpen) {
                 let from = i + 9
-                try skip(past: Array("]]>".utf8), from: start)
+                try skip(past: Self.cdataClose, from: start)
                 if leaf != nil || inTrackName { text.append(contentsOf: bytes[from..<(i - 3)]) }
                 return
             }

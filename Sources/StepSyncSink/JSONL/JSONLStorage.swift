@@ -159,13 +159,13 @@ public actor JSONLStorage: SampleStorage {
     public func insert(_ batch: SampleBatch, for client: ClientIdentity) async throws -> InsertOutcome {
         try prepareWrite()
         let samples = batch.samples
-        try checkTypeLimit(samples)
-        // Open the files of new types before anything is enqueued, so a failure leaves nothing half-queued.
-        var lastType: SampleType?
-        for sample in samples where sample.type != lastType {
-            lastType = sample.type
-            _ = try logNumber(for: sample.type)
+        // Check the type limit, then create the files of new types, before anything is enqueued: a refusal or a
+        // failure leaves nothing half-queued.
+        let newTypes = newTypes(in: samples)
+        if !newTypes.isEmpty, logs.count + newTypes.count > maxTypes {
+            throw SampleStorageError.tooManyTypes(limit: maxTypes, stored: logs.count, new: newTypes.count)
         }
+        for type in newTypes { _ = try logNumber(for: type) }
         let inserted = batch.body.withUnsafeReadableBytes { body in enqueue(samples, lines: batch.storedLines, body: body) }
         if inserted > 0 || committing || !dirty.isEmpty { try await commit() }
         return InsertOutcome(inserted: inserted, duplicates: samples.count - inserted)
@@ -273,16 +273,16 @@ public actor JSONLStorage: SampleStorage {
         if !dirty.contains(number) { dirty.append(number) }
     }
 
-    /// Refuses (before anything is written) a request whose new types would bring the sink past ``maxTypes``.
-    private func checkTypeLimit(_ samples: [HealthSample]) throws {
-        var new: Set<SampleType> = []
+    /// The types of `samples` this sink holds no file of yet, in order of first appearance.
+    private func newTypes(in samples: [HealthSample]) -> [SampleType] {
+        var new: [SampleType] = []
+        var seen: Set<SampleType> = []
         var lastType: SampleType?
         for sample in samples where sample.type != lastType {
             lastType = sample.type
-            if logNumbers[sample.type] == nil { new.insert(sample.type) }
+            if logNumbers[sample.type] == nil, seen.insert(sample.type).inserted { new.append(sample.type) }
         }
-        guard !new.isEmpty, logs.count + new.count > maxTypes else { return }
-        throw SampleStorageError.tooManyTypes(limit: maxTypes, stored: logs.count, new: new.count)
+        return new
     }
 
     /// The log of `type`, creating its file on first use.
