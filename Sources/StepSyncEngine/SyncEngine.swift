@@ -39,7 +39,7 @@ import StepSyncStore
 /// Concurrency is a task group filled to `concurrency` interval tasks and topped up as each finishes, plus one task
 /// watching the ``SyncStop``: the first request stops the topping-up and ends every wait at once (the interval
 /// waiting goes back to pending; those sending finish), the second cancels the tasks in flight (they go back to
-/// pending). Every wait is on the injected `clock`, and every jitter comes from generators seeded by `randomSeed`,
+/// pending). Every wait is on the injected `time`, and every jitter comes from generators seeded by `randomSeed`,
 /// so tests drive retries, outages and pauses without real sleeps.
 public struct SyncEngine: Sendable {
     /// The store whose ledger is synced.
@@ -50,8 +50,9 @@ public struct SyncEngine: Sendable {
     public let configuration: SyncConfiguration
     /// Where the engine logs (one line per failure, retry and requeue).
     public let logger: Logger
-    /// The clock every wait (retry backoff, wait for the sink) and every elapsed time is measured on.
-    let clock: EngineClock
+    /// The time every wait (retry backoff, wait for the sink) and elapsed time is measured on, and every synced
+    /// interval's time is read from.
+    let time: TimeSource
     /// The seed of the jitter: each interval draws from its own generator seeded with (seed, interval id), the wait
     /// for the sink from another, so a run's delays do not depend on the order tasks run in.
     public let randomSeed: UInt64
@@ -59,22 +60,22 @@ public struct SyncEngine: Sendable {
     /// Creates an engine; nothing runs until ``run(stop:progress:)``.
     ///
     /// - Parameters:
-    ///   - clock: the clock of every wait and elapsed time (`ContinuousClock` in the CLI; tests pass a clock they
-    ///     move themselves).
+    ///   - time: the clock of every wait, elapsed time and recorded time (``TimeSource/system`` in the CLI; tests pass
+    ///     a clock they move themselves).
     ///   - randomSeed: the seed of every jitter (random by default; tests fix it).
     public init(
         store: StepStore,
         uploader: any Uploader,
         configuration: SyncConfiguration,
         logger: Logger,
-        clock: some Clock<Duration> = ContinuousClock(),
+        time: TimeSource = .system,
         randomSeed: UInt64 = UInt64.random(in: .min ... .max)
     ) {
         self.store = store
         self.uploader = uploader
         self.configuration = configuration
         self.logger = logger
-        self.clock = EngineClock(clock)
+        self.time = time
         self.randomSeed = randomSeed
     }
 
@@ -117,7 +118,7 @@ public struct SyncEngine: Sendable {
     /// - Returns: what the run did and what the ledger holds after it.
     /// - Throws: a store error (the disk); intervals in flight then go back to pending.
     public func run(stop: SyncStop = .never, progress: (SyncProgress) -> Void = { _ in }) async throws -> SyncReport {
-        let elapsed = clock.stopwatch()
+        let elapsed = time.stopwatch()
         var report = SyncReport()
         report.recoveredInFlight = try store.requeueInFlight()
         if report.recoveredInFlight > 0 {
@@ -195,15 +196,15 @@ public struct SyncEngine: Sendable {
                                 waitStarted = elapsed()
                                 report.serverWaits += 1
                                 state.serverWait = .init(message: failure.message(server: uploader.server),
-                                                         retryInSeconds: Self.seconds(delay))
+                                                         retryInSeconds: delay.inSeconds)
                                 logger.info("Waiting for the sink", metadata: [
                                     "sync.server": "\(uploader.server)", "sync.error": "\(failure.note)",
                                     "sync.delay": "\(delay)",
                                 ])
-                                state.elapsedSeconds = Self.seconds(elapsed())
+                                state.elapsedSeconds = elapsed().inSeconds
                                 progress(state)
-                                group.addTask { [clock] in
-                                    .waited(completed: await Self.wait(delay, on: clock, unlessStopped: stop))
+                                group.addTask { [time] in
+                                    .waited(completed: await Self.wait(delay, on: time, unlessStopped: stop))
                                 }
                             }
                         }
@@ -246,14 +247,14 @@ public struct SyncEngine: Sendable {
                         }
                     }
                 case .waited(let completed):
-                    report.serverWaitSeconds += Self.seconds(elapsed() - waitStarted)
+                    report.serverWaitSeconds += (elapsed() - waitStarted).inSeconds
                     state.serverWait = nil
                     if completed, !stopping {
                         phase = .probing
                         group.addTask { .probed(await uploader.probe()) }
                     } else {
                         phase = .sending
-                        state.elapsedSeconds = Self.seconds(elapsed())
+                        state.elapsedSeconds = elapsed().inSeconds
                         progress(state)
                     }
                 case .probed(let failure):
@@ -262,7 +263,7 @@ public struct SyncEngine: Sendable {
                         outage.failed(failure, at: elapsed())
                     } else {
                         outage.probeAnswered()
-                        state.elapsedSeconds = Self.seconds(elapsed())
+                        state.elapsedSeconds = elapsed().inSeconds
                         progress(state)
                     }
                 case .interval(let result, let rejected, let notPending):
@@ -326,7 +327,7 @@ public struct SyncEngine: Sendable {
                             queue += intervals
                         }
                     }
-                    state.elapsedSeconds = Self.seconds(elapsed())
+                    state.elapsedSeconds = elapsed().inSeconds
                     state.activeSeconds = max(0, state.elapsedSeconds - report.serverWaitSeconds)
                     progress(state)
                 }
@@ -339,7 +340,7 @@ public struct SyncEngine: Sendable {
         report.tooLarge = learnt.refusals
         report.requestLimitBytes = learnt.limit
         try summarise(into: &report, types: types)
-        report.seconds = Self.seconds(elapsed())
+        report.seconds = elapsed().inSeconds
         return report
     }
 
@@ -388,7 +389,7 @@ public struct SyncEngine: Sendable {
         let none = SinkAcknowledgement(saved: 0, inserted: 0, duplicates: 0)
         do {
             var payload = try IntervalPayload(of: intervals, store: store, pageSize: configuration.pageSize,
-                                              nowMs: Self.nowMs())
+                                              nowMs: time.nowMs())
             if !payload.rejected.isEmpty {
                 rejected = payload.rejected
                 try store.recordRejected(rejected)
@@ -397,7 +398,7 @@ public struct SyncEngine: Sendable {
             }
             if payload.count == 0 {
                 // Nothing to send (the samples were deleted since layering, or all are invalid): done without a request.
-                try await store.markSynced(ids, atMs: Self.nowMs())
+                try await store.markSynced(ids, atMs: time.nowMs())
                 return (.synced(kind, intervals: ids.count, count: 0, none), rejected, notPending)
             }
             var machine = IntervalSendMachine(policy: configuration.retryPolicy)
@@ -441,7 +442,7 @@ public struct SyncEngine: Sendable {
                         machine = IntervalSendMachine(policy: configuration.retryPolicy)
                         continue
                     }
-                    try await store.markSynced(ids, atMs: Self.nowMs())
+                    try await store.markSynced(ids, atMs: time.nowMs())
                     if total.saved != payload.count {
                         metadata["sync.saved"] = "\(total.saved)"
                         metadata["sync.sent"] = "\(payload.count)"
@@ -458,7 +459,7 @@ public struct SyncEngine: Sendable {
                     metadata["sync.error"] = "\(reason)"
                     metadata["sync.delay"] = "\(delay)"
                     logger.info("Retrying an interval after a transient failure", metadata: metadata)
-                    guard await Self.wait(delay, on: clock, unlessStopped: stop) else {
+                    guard await Self.wait(delay, on: time, unlessStopped: stop) else {
                         try Task.checkCancellation()
                         guard case .requeue(let why) = machine.paused() else { preconditionFailure() }
                         try store.requeueClaimed(ids, error: "\(reason) (\(why))")
@@ -472,14 +473,14 @@ public struct SyncEngine: Sendable {
                     let record = RejectedSample(
                         uuid: removed.uuid, type: intervals[0].type, reason: refusal.reason, field: refusal.field,
                         detail: String(refusal.description.prefix(200)), intervalId: removed.intervalId,
-                        foundBy: .sink, atMs: Self.nowMs())
+                        foundBy: .sink, atMs: time.nowMs())
                     try store.recordRejected([record])
                     rejected.append(record)
                     metadata["sync.rejected.uuid"] = "\(removed.uuid)"
                     metadata["sync.error"] = "\(refusal.description)"
                     logger.warning("The sink refused a sample: left it out and resending the rest", metadata: metadata)
                     if payload.count == acknowledged {
-                        try await store.markSynced(ids, atMs: Self.nowMs())
+                        try await store.markSynced(ids, atMs: time.nowMs())
                         return (.synced(kind, intervals: ids.count, count: payload.count, total), rejected, notPending)
                     }
                 case .markFailed(let message):
@@ -539,13 +540,14 @@ public struct SyncEngine: Sendable {
         return "HTTP \(status): \(message.prefix(120))"
     }
 
-    /// Waits `delay` on `clock`; returns `false` at once when a stop is (or was) requested or the task is cancelled.
-    static func wait(_ delay: Duration, on clock: EngineClock, unlessStopped stop: SyncStop) async -> Bool {
+    /// Waits `delay` on `time`'s clock; returns `false` at once when a stop is (or was) requested or the task is
+    /// cancelled.
+    static func wait(_ delay: Duration, on time: TimeSource, unlessStopped stop: SyncStop) async -> Bool {
         guard stop.requestCount == 0 else { return false }
         return await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 do {
-                    try await clock.sleep(delay)
+                    try await time.sleep(delay)
                     return true
                 } catch {
                     return false
@@ -566,11 +568,4 @@ public struct SyncEngine: Sendable {
         types.filter { $0 == .stepCount } + types.filter { $0 != .stepCount }.sorted()
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    private static func nowMs() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1000).rounded())
-    }
 }

@@ -85,6 +85,6 @@ public struct HealthImporter: Sendable {
             firstSkipped: counts.parser.firstSkipped,
             otherElements: counts.parser.otherElements,
             nestedRecords: counts.parser.nestedRecords,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            seconds: elapsed.inSeconds)
     }
 }

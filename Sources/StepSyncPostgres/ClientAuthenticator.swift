@@ -1,4 +1,5 @@
 import Foundation
+import StepSyncCore
 import StepSyncSink
 import Synchronization
 
@@ -8,11 +9,12 @@ import Synchronization
 /// Revocation is therefore effective on every sink within ``cacheLifetime`` (half a second by default: "within a
 /// second"). Unknown tokens are cached too (so a flood of wrong tokens cannot hammer the database), and the cache
 /// holds at most ``maximumEntries`` tokens (it is emptied when full). Keys are the tokens' SHA-256, never the tokens.
-/// The clock is passed in, so tests move time by hand.
-public final class ClientAuthenticator<C: Clock>: SinkAuthenticator, Sendable where C.Duration == Duration {
+/// The time is passed in, so tests move it by hand.
+public final class ClientAuthenticator: SinkAuthenticator, Sendable {
     private struct Entry {
         var client: AuthenticatedClient?
-        var expires: C.Instant
+        /// When the entry stops being trusted, on ``elapsed``.
+        var expires: Duration
     }
 
     /// How long a lookup (found or not) is trusted.
@@ -20,14 +22,15 @@ public final class ClientAuthenticator<C: Clock>: SinkAuthenticator, Sendable wh
     /// The most tokens kept.
     public let maximumEntries: Int
     private let storage: PostgresSampleStorage
-    private let clock: C
+    /// The time since this authenticator was made (the stopwatch of its `TimeSource`).
+    private let elapsed: @Sendable () -> Duration
     private let cache = Mutex<[[UInt8]: Entry]>([:])
 
     /// An authenticator over `storage`'s `clients` table.
-    public init(storage: PostgresSampleStorage, clock: C, cacheLifetime: Duration = .milliseconds(500),
+    public init(storage: PostgresSampleStorage, time: TimeSource = .system, cacheLifetime: Duration = .milliseconds(500),
                 maximumEntries: Int = 10_000) {
         self.storage = storage
-        self.clock = clock
+        self.elapsed = time.stopwatch()
         self.cacheLifetime = cacheLifetime
         self.maximumEntries = maximumEntries
     }
@@ -37,10 +40,10 @@ public final class ClientAuthenticator<C: Clock>: SinkAuthenticator, Sendable wh
     /// - Throws: an unavailable ``PostgresStorageError`` when the database cannot be asked (answer 503).
     public func client(for token: ClientToken) async throws -> AuthenticatedClient? {
         let hash = token.hash
-        let now = clock.now
+        let now = elapsed()
         if let entry = cache.withLock({ $0[hash] }), now < entry.expires { return entry.client }
         let client = try await storage.lookUpClient(tokenHash: hash)
-        let expires = clock.now.advanced(by: cacheLifetime)
+        let expires = elapsed() + cacheLifetime
         cache.withLock { cache in
             if cache.count >= maximumEntries { cache.removeAll(keepingCapacity: true) }
             cache[hash] = Entry(client: client, expires: expires)

@@ -107,7 +107,7 @@ extension PostgresSampleStorage: SampleStorage {
     func markDegraded(_ failure: PostgresStorageError) -> (reason: String, since: Double) {
         let reason = "the database cannot be used now (\(failure.detail)); the sink retries it by itself"
         return degraded.withLock { state in
-            if state == nil { state = (reason, Date().timeIntervalSince1970) } else { state?.reason = reason }
+            if state == nil { state = (reason, Double(configuration.time.nowMs()) / 1000) } else { state?.reason = reason }
             return state!
         }
     }

@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import StepSyncCore
 import Synchronization
 
 /// The sink's storage on PostgreSQL: every sample of every client in one `samples` table, de-duplicated by the
@@ -46,11 +47,14 @@ public final class PostgresSampleStorage: Sendable {
         public var maxTypes: Int
         /// The `Retry-After` the sink sends with a 503 when the database is unavailable, in seconds.
         public var retryAfterSeconds: Int
+        /// Where the storage reads the time (when the database became unavailable); tests fix it.
+        public var time: TimeSource
 
         /// A configuration with the `serve` defaults.
         public init(url: DatabaseURL, maximumConnections: Int = 20, ingest: IngestMethod = .copy,
                     leaseTimeout: Duration = .seconds(5), operationTimeout: Duration = .seconds(6),
-                    healthTimeout: Duration = .milliseconds(800), maxTypes: Int = 256, retryAfterSeconds: Int = 1) {
+                    healthTimeout: Duration = .milliseconds(800), maxTypes: Int = 256, retryAfterSeconds: Int = 1,
+                    time: TimeSource = .system) {
             self.url = url
             self.maximumConnections = maximumConnections
             self.ingest = ingest
@@ -59,6 +63,7 @@ public final class PostgresSampleStorage: Sendable {
             self.healthTimeout = healthTimeout
             self.maxTypes = maxTypes
             self.retryAfterSeconds = retryAfterSeconds
+            self.time = time
         }
     }
 

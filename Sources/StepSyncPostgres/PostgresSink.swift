@@ -10,10 +10,10 @@ public enum PostgresSink {
     /// - Throws: ``PostgresStorageError`` when the database cannot be reached or its schema cannot be migrated.
     public static func prepare(
         configuration: PostgresSampleStorage.Configuration, logger: Logger
-    ) async throws -> (storage: PostgresSampleStorage, authenticator: ClientAuthenticator<ContinuousClock>) {
+    ) async throws -> (storage: PostgresSampleStorage, authenticator: ClientAuthenticator) {
         _ = try await PostgresSampleStorage.withStorage(configuration: configuration, logger: logger) { _ in }
         let storage = PostgresSampleStorage(configuration: configuration, logger: logger)
         logger.info("Serving from PostgreSQL", metadata: ["postgres.url": "\(configuration.url.redacted)"])
-        return (storage, ClientAuthenticator(storage: storage, clock: ContinuousClock()))
+        return (storage, ClientAuthenticator(storage: storage, time: storage.configuration.time))
     }
 }

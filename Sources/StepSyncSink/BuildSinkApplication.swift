@@ -26,7 +26,7 @@ public func buildSinkApplication(
     try SinkSetupError.check(configuration)
     let storage = try JSONLStorage(stepsPath: configuration.dataPath, durable: configuration.durable,
                                    retryAfterSeconds: configuration.retryAfterSeconds, maxTypes: configuration.maxTypes,
-                                   onSync: configuration.onSync,
+                                   onSync: configuration.onSync, time: configuration.time,
                                    logger: logger)
     return try buildSinkApplication(configuration: configuration, storage: storage,
                                     authenticator: SharedTokenAuthenticator(token: configuration.token), logger: logger,
@@ -67,7 +67,8 @@ public func buildSinkApplication(
                                  loopbackOnly: HostPolicy.isLoopbackAddress(configuration.host),
                                  budget: BodyBudget(capacity: configuration.maxBufferedBytes),
                                  // A storage with clients of its own counts each one's activity apart.
-                                 activity: SinkActivity(perClient: !(authenticator is SharedTokenAuthenticator))),
+                                 activity: SinkActivity(perClient: !(authenticator is SharedTokenAuthenticator),
+                                                        time: configuration.time)),
         server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "stepsync"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

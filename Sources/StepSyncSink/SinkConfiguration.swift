@@ -1,3 +1,5 @@
+import StepSyncCore
+
 /// How a sink runs: where it listens, where it stores, what it accepts.
 public struct SinkConfiguration: Sendable {
     /// The address to bind; loopback by default. Any other address needs ``token`` (or
@@ -47,6 +49,8 @@ public struct SinkConfiguration: Sendable {
     public var onSync: (@Sendable () -> Void)?
     /// HTTPS with this certificate and key (`serve --tls-cert/--tls-key`); `nil`: plain HTTP.
     public var tls: SinkTLS? = nil
+    /// Where the sink reads the time (its activity's times, when its storage became degraded); tests fix it.
+    public var time: TimeSource = .system
 
     /// Creates a configuration; every default is the `stepsync serve` default.
     public init(

@@ -11,7 +11,7 @@ struct StepSyncProcess {
         return root.appendingPathComponent(".build/debug/stepsync").path
     }
 
-    let process = Process()
+    let process: ChildProcess
     let stdoutPath: String
     let stderrPath: String
 
@@ -24,23 +24,15 @@ struct StepSyncProcess {
         stderrPath = base + ".err"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        var program = Self.binaryPath
+        var arguments = arguments
         if let executable {
-            process.executableURL = URL(fileURLWithPath: executable)
-            var arguments = arguments
+            program = executable
             if arguments.first == executable { arguments.removeFirst() }
             if let dashes = arguments.firstIndex(of: "--") { arguments.insert(Self.binaryPath, at: dashes + 1) }
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: Self.binaryPath)
-            process.arguments = arguments
         }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        process.standardInput = FileHandle.nullDevice
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
-        try ProcessLauncher.run(process)
+        process = try ChildProcess(program, arguments, environment: environment, stdout: stdoutPath,
+                                   stderr: stderrPath)
     }
 
     var pid: Int32 { process.processIdentifier }

@@ -15,7 +15,7 @@ struct BodyLimitTests {
             try await SyncEngine(
                 store: fixture.store, uploader: uploader,
                 configuration: SyncConfiguration(backoffFree: true, maxRequestBytes: maxRequestBytes),
-                logger: SinkHarness.quiet, clock: TestClock(), randomSeed: 1
+                logger: SinkHarness.quiet, time: TestClock().time, randomSeed: 1
             ).run()
         }
     }
@@ -138,7 +138,7 @@ extension BodyLimitTests {
                 try await SyncEngine(
                     store: fixture.store, uploader: StopAfterFirstAcknowledgement(base: $0, stop: stop),
                     configuration: SyncConfiguration(backoffFree: true, maxRequestBytes: 4_096),
-                    logger: SinkHarness.quiet, clock: TestClock(), randomSeed: 1
+                    logger: SinkHarness.quiet, time: TestClock().time, randomSeed: 1
                 ).run(stop: stop)
             }
             #expect(paused.stopped && paused.synced == 0 && paused.requeued == 1 && paused.pending == 1)

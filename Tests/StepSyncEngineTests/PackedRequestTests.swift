@@ -16,7 +16,7 @@ struct PackedRequestTests {
                 store: fixture.store, uploader: uploader,
                 configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: RetryPolicy(baseSeconds: 2, jitter: 0),
                                                  types: types, maxSamplesPerRequest: maxSamplesPerRequest),
-                logger: SinkHarness.quiet, clock: TestClock(.instant), randomSeed: 1).run()
+                logger: SinkHarness.quiet, time: TestClock(.instant).time, randomSeed: 1).run()
         }
     }
 

@@ -13,7 +13,7 @@ struct RejectedSampleTests {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", logger: SinkHarness.quiet) { uploader in
             try await SyncEngine(store: fixture.store, uploader: uploader,
                                  configuration: SyncConfiguration(maxSamplesPerRequest: maxSamplesPerRequest),
-                                 logger: SinkHarness.quiet, clock: TestClock(), randomSeed: 1).run()
+                                 logger: SinkHarness.quiet, time: TestClock().time, randomSeed: 1).run()
         }
     }
 

@@ -22,7 +22,7 @@ struct SinkOutageEngineTests {
                 store: fixture.store, uploader: uploader,
                 configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy, outagePolicy: outage,
                                                  maxSamplesPerRequest: 0),
-                logger: SinkHarness.quiet, clock: clock, randomSeed: 1))
+                logger: SinkHarness.quiet, time: clock.time, randomSeed: 1))
         }
     }
 

@@ -27,7 +27,7 @@ struct SyncEngineTests {
                 configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy, outagePolicy: outage,
                                                  retryFailed: retryFailed, types: types,
                                                  maxSamplesPerRequest: maxSamplesPerRequest),
-                logger: SinkHarness.quiet, clock: clock, randomSeed: 1)
+                logger: SinkHarness.quiet, time: clock.time, randomSeed: 1)
             return try await engine.run(stop: stop, progress: progress)
         }
     }

@@ -23,7 +23,7 @@ func withPostgresSink<R: Sendable, C: Clock>(
     let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: leaseTimeout,
                                                             healthTimeout: healthTimeout, maxTypes: maxTypes)
     let storage = PostgresSampleStorage(configuration: configuration, logger: logger)
-    let authenticator = ClientAuthenticator(storage: storage, clock: clock)
+    let authenticator = ClientAuthenticator(storage: storage, time: TimeSource(clock))
     return try await SinkServer.withRunningSink(
         configuration: SinkConfiguration(port: 0, dataPath: "/nonexistent/unused"), storage: storage,
         authenticator: authenticator, logger: logger, body)

@@ -10,7 +10,7 @@ final class StepSyncBinary: Sendable {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/stepsync").path
     }
 
-    let process: Process
+    let process: ChildProcess
     let stdoutPath: String
     let stderrPath: String
 
@@ -21,14 +21,8 @@ final class StepSyncBinary: Sendable {
         stderrPath = base + ".err"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        process.standardInput = FileHandle.nullDevice
-        try ProcessLauncher.run(process)
+        process = try ChildProcess(Self.path, arguments, environment: environment, stdout: stdoutPath,
+                                   stderr: stderrPath)
     }
 
     deinit {
@@ -47,7 +41,7 @@ final class StepSyncBinary: Sendable {
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
                 kill(pid, SIGKILL)
-                throw PostgresHarness.Failure("stepsync \(process.arguments?.first ?? "") did not exit in \(timeout)")
+                throw PostgresHarness.Failure("stepsync \(process.argv.dropFirst().first ?? "") did not exit in \(timeout)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -359,52 +359,10 @@ public enum PostgresHarness {
         return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 
-    /// Starts `argv` with stdin from /dev/null and stdout+stderr appended to `outputPath`; returns its pid.
+    /// Starts `argv` with stdin from /dev/null, stdout+stderr appended to `outputPath` and no other descriptor of
+    /// ours; returns its pid (the caller reaps it).
     static func spawn(_ argv: [String], outputPath: String) throws -> pid_t {
-        #if canImport(Glibc)
-        var actions = posix_spawn_file_actions_t()
-        #else
-        var actions: posix_spawn_file_actions_t?
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else of ours: a server started by pg_ctl would otherwise keep copies of this process's sockets
-        // (NIO's accepted connections are not close-on-exec), so a peer would never see them close.
-        closeInheritedDescriptors(&actions)
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-        guard result == 0 else { throw Failure("cannot start \(argv[0]): errno \(result)") }
-        return pid
-    }
-
-    #if canImport(Glibc)
-    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    /// glibc ≥ 2.34's `posix_spawn_file_actions_addclosefrom_np` (not in Swift's Glibc module).
-    private static let closeFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-        .map { unsafeBitCast($0, to: CloseFrom.self) }
-
-    /// Has the child close every descriptor from 3 on; without glibc's closefrom, marks ours close-on-exec.
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-        if let closeFrom, closeFrom(&actions, 3) == 0 { return }
-        markCloseOnExec()
-    }
-    #else
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t?) { markCloseOnExec() }
-    #endif
-
-    /// Sets FD_CLOEXEC on every open descriptor from 3 on.
-    private static func markCloseOnExec() {
-        let directory = FileManager.default.fileExists(atPath: "/proc/self/fd") ? "/proc/self/fd" : "/dev/fd"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
-            guard let fd = Int32(name), fd > 2 else { continue }
-            let flags = fcntl(fd, F_GETFD)
-            if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
-        }
+        do { return try ChildProcess.spawn(argv, stdout: outputPath) } catch { throw Failure("\(error)") }
     }
 
     /// A loopback port nobody listens on right now.

@@ -1,4 +1,5 @@
 import Foundation
+import StepSyncCore
 
 /// A clock for tests that never sleeps for real: retries, backoffs, waits for the sink and pauses run without
 /// wall-clock races.
@@ -135,5 +136,16 @@ public final class TestClock: Clock, @unchecked Sendable {
             return true
         }
         return ready
+    }
+}
+
+extension TestClock {
+    /// This clock as the engine's and the sink's time: sleeps and stopwatches on it, `nowMs` the given wall clock
+    /// (the system's unless a test fixes it).
+    public var time: TimeSource { TimeSource(self) }
+
+    /// This clock with a wall clock of its own: `wallStartMs` plus the time this clock has moved.
+    public func time(wallStartMs: Int64) -> TimeSource {
+        TimeSource(self, nowMs: { [self] in wallStartMs + Int64((now.offset.inSeconds * 1000).rounded(.down)) })
     }
 }

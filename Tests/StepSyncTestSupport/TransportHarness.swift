@@ -48,20 +48,9 @@ public enum TransportHarness {
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws
         -> (status: Int32, output: String)
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
         let output = (NSTemporaryDirectory() as NSString).appendingPathComponent("transport-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try ProcessLauncher.run(process)
+        let process = try ChildProcess(executable, arguments, environment: environment, stdout: output)
         let deadline = ContinuousClock.now + .seconds(240)
         while process.isRunning {
             if ContinuousClock.now > deadline {
@@ -70,7 +59,6 @@ public enum TransportHarness {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        try handle.close()
         return (process.terminationStatus, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
     }
 
@@ -104,13 +92,8 @@ public enum TransportHarness {
             let configuration = Self.configuration(prefix: prefix, port: port, upstreamPort: upstreamPort,
                                                    certificate: certificate, pathPrefix: pathPrefix)
             try configuration.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: nginx)
-            process.arguments = ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try ProcessLauncher.run(process)
+            let process = try ChildProcess(
+                nginx, ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"])
             defer {
                 kill(process.processIdentifier, SIGTERM)
                 let deadline = ContinuousClock.now + .seconds(10)

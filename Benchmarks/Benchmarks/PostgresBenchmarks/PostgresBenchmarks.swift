@@ -130,7 +130,7 @@ func ingestPostgres(method: PostgresSampleStorage.IngestMethod, posters: Int, bo
         try await $0.addClient(name: "bench", token: token)
     }
     let storage = PostgresSampleStorage(configuration: configuration, logger: quiet)
-    let authenticator = ClientAuthenticator(storage: storage, clock: ContinuousClock())
+    let authenticator = ClientAuthenticator(storage: storage)
     try await SinkServer.withRunningSink(configuration: SinkConfiguration(port: 0, dataPath: "/unused"),
                                          storage: storage, authenticator: authenticator, logger: quiet) { port in
         let (cpu, pg) = (processCPU(), postgresCPU(server))

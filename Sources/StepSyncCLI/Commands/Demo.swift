@@ -284,8 +284,7 @@ extension StepSyncCommand {
         }
 
         static func seconds(since start: ContinuousClock.Instant) -> Double {
-            let d = ContinuousClock.now - start
-            return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+            (ContinuousClock.now - start).inSeconds
         }
     }
 }

@@ -76,8 +76,7 @@ extension StepSyncCommand {
             }
             let limits = LayeringLimits(maxSteps: Double(maxSteps), maxSamples: maxSamples, maxSums: sums)
             let report = try store.layer(types: selected, limits: limits)
-            let elapsed = clock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = (clock.now - started).inSeconds
             let ledger = try store.ledgerSummary()
             let steps = report.plan[.stepCount]?.sampleIntervals ?? []
             let stepSum = steps.reduce(0.0) { $0 + $1.steps }

@@ -215,7 +215,7 @@ extension StepSyncCommand {
                     """.utf8))
             }
             if database.givenURL != nil {
-                let postgres: (storage: PostgresSampleStorage, authenticator: ClientAuthenticator<ContinuousClock>)
+                let postgres: (storage: PostgresSampleStorage, authenticator: ClientAuthenticator)
                 do {
                     let timeout = Duration.milliseconds(Int64(databaseTimeout * 1000))
                     postgres = try await PostgresSink.prepare(

@@ -19,7 +19,7 @@ enum Now {
             }
             return ms
         }
-        return Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        return TimeSource.systemNowMs()
     }
 
     /// The UTC date of `ms`.

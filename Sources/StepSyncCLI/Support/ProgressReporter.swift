@@ -1,4 +1,5 @@
 import Foundation
+import StepSyncCore
 
 /// Progress of long work on stderr: a redrawn bar on a terminal, a plain line every few seconds otherwise.
 ///
@@ -32,8 +33,7 @@ struct ProgressReporter {
 
     /// Seconds since the reporter was created.
     var elapsedSeconds: Double {
-        let d = ContinuousClock.now - started
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        (ContinuousClock.now - started).inSeconds
     }
 
     /// How the remaining time is shown.

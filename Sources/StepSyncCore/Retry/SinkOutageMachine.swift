@@ -126,7 +126,7 @@ public struct SinkOutageMachine: Sendable {
         guard case .down(let since, let waits, let last) = state else {
             preconditionFailure("nextStep(at:) while the sink is not down")
         }
-        let elapsed = Self.seconds(now - since)
+        let elapsed = (now - since).inSeconds
         let giveUp = policy.giveUpAfterSeconds
         if last.isFatal || (giveUp > 0 && elapsed >= giveUp) {
             return .giveUp(last, afterSeconds: elapsed)
@@ -149,9 +149,5 @@ public struct SinkOutageMachine: Sendable {
         let nominal = backoff.nominalDelaySeconds(afterAttempt: n)
         let factor = policy.jitter > 0 ? 1 + Double.random(in: -policy.jitter...policy.jitter, using: &generator) : 1
         return nominal * factor
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -44,10 +44,10 @@ public struct CivilDate: Hashable, Sendable, Comparable, Strideable, CustomStrin
         self.init(year: yoe + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
     }
 
-    /// Today's date in UTC.
-    public static func today() -> CivilDate {
-        let seconds = Int(Date().timeIntervalSince1970.rounded(.down))
-        return CivilDate(daysSinceEpoch: seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+    /// The UTC date of the wall-clock instant `nowMs` (today's by default: ``TimeSource/systemNowMs()``).
+    public static func today(nowMs: Int64 = TimeSource.systemNowMs()) -> CivilDate {
+        let days = nowMs >= 0 ? nowMs / Milliseconds.day : (nowMs - Milliseconds.day + 1) / Milliseconds.day
+        return CivilDate(daysSinceEpoch: Int(days))
     }
 
     /// Days since 1970-01-01 (negative before it).

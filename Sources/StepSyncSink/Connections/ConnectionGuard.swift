@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import StepSyncCore
 
 /// The first handler of every connection's pipeline (next to the socket): admits the connection to the
 /// ``ConnectionRegistry`` (or answers 503 and closes), sees every byte read, and runs the
@@ -165,7 +166,7 @@ final class ConnectionGuard: ChannelInboundHandler {
     }
 
     static func seconds(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.inSeconds
         return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StepSyncCore
 import Synchronization
 
 /// What the sink has done since it started, for `GET /stats` and the dashboard: requests answered, samples inserted
@@ -30,24 +31,24 @@ final class SinkActivity: Sendable {
         var lastRequestMs: Int64?
     }
 
-    private let now: @Sendable () -> Date
+    private let time: TimeSource
     private let perClient: Bool
     private let startedAtMs: Int64
     /// The counters by client (one entry under `nil` when counting sink-wide).
     private let state = Mutex<[ClientIdentity?: Snapshot]>([:])
 
-    /// Counters starting now, per client or sink-wide; `now` is the clock (tests pass a fixed one).
-    init(perClient: Bool = false, now: @escaping @Sendable () -> Date = Date.init) {
-        self.now = now
+    /// Counters starting now, per client or sink-wide; `time` is the clock (tests pass a fixed one).
+    init(perClient: Bool = false, time: TimeSource = .system) {
+        self.time = time
         self.perClient = perClient
-        startedAtMs = Self.ms(now())
+        startedAtMs = time.nowMs()
     }
 
     /// Counts an answered request of `client` (`nil`: none was authenticated); `dashboard` marks the page's own
     /// reads (`/`, `/stats`, `/openapi.json`, `/health`), which do not move "last request".
     func recordRequest(status: Int, dashboard: Bool, client: ClientIdentity?) {
         guard let key = key(client) else { return }
-        let at = dashboard ? nil : Self.ms(now())
+        let at = dashboard ? nil : time.nowMs()
         update(key) { s in
             s.requests += 1
             if status >= 400 { s.errors += 1 }
@@ -58,7 +59,7 @@ final class SinkActivity: Sendable {
     /// Counts an acknowledged ingest of `client`.
     func recordIngest(inserted: Int, duplicates: Int, client: ClientIdentity) {
         guard let key = key(client) else { return }
-        let at = Self.ms(now())
+        let at = time.nowMs()
         update(key) { s in
             s.ingests += 1
             s.inserted += inserted
@@ -85,5 +86,4 @@ final class SinkActivity: Sendable {
         state.withLock { change(&$0[key, default: Snapshot(startedAtMs: started)]) }
     }
 
-    private static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 }

@@ -58,7 +58,7 @@ extension JSONLStorage {
     public func health() async -> StorageHealth {
         try? reloadIfNeeded()
         guard let degraded else { return .ok }
-        return StorageHealth(degradedReason: degraded.reason, degradedSince: degraded.since.timeIntervalSince1970)
+        return StorageHealth(degradedReason: degraded.reason, degradedSince: Double(degraded.sinceMs) / 1000)
     }
 
     /// The samples of `slots` (in file order), read with one `pread` per run of adjacent lines (at most 4 MiB).

@@ -41,6 +41,8 @@ public actor JSONLStorage: SampleStorage {
     /// The most sample types (files) this sink stores; a request bringing more is refused whole (400).
     let maxTypes: Int
     let onSync: (@Sendable () -> Void)?
+    /// Where the time is read (when the storage became degraded).
+    let time: TimeSource
     let logger: Logger
     /// The data files' descriptors: a few kept open, however many types there are.
     let descriptors: DescriptorCache
@@ -59,7 +61,8 @@ public actor JSONLStorage: SampleStorage {
     static let maxSpareBytes = 8 << 20
     private var waiters: [CheckedContinuation<Role, any Error>] = []
     private var committing = false
-    var degraded: (reason: String, since: Date)?
+    /// Why writes fail and since when (ms since 1970), while they do.
+    var degraded: (reason: String, sinceMs: Int64)?
     var needsReload = false
     private var closed = false
 
@@ -73,10 +76,11 @@ public actor JSONLStorage: SampleStorage {
     ///     directory are served even past it, but no new type is then accepted.
     ///   - openFiles: how many idle data-file descriptors stay open (``DescriptorCache``).
     ///   - onSync: called after every synced commit (tests count group commits with it).
+    ///   - time: where the storage reads the time (when it became degraded).
     /// - Throws: ``SampleLogError`` when the directory is held by another sink or a file cannot be opened or read.
     public init(stepsPath: String, durable: Bool = true, retryAfterSeconds: Int = 5,
                 maxTypes: Int = SinkConfiguration.defaultMaxTypes, openFiles: Int = 16,
-                onSync: (@Sendable () -> Void)? = nil, logger: Logger) throws {
+                onSync: (@Sendable () -> Void)? = nil, time: TimeSource = .system, logger: Logger) throws {
         let directory = (stepsPath as NSString).deletingLastPathComponent
         let samplesDirectory = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent("samples")
         self.stepsPath = stepsPath
@@ -86,6 +90,7 @@ public actor JSONLStorage: SampleStorage {
         let maxTypes = min(max(1, maxTypes), Int(UUIDIndex.empty) - 1)
         self.maxTypes = maxTypes
         self.onSync = onSync
+        self.time = time
         self.logger = logger
         let descriptors = DescriptorCache(capacity: openFiles)
         self.descriptors = descriptors
@@ -358,7 +363,7 @@ public actor JSONLStorage: SampleStorage {
         recycle(&batches)
         if let degraded, !batches.isEmpty {
             logger.notice("Data files writable again; the sink resumed", metadata: [
-                "sink.degraded.reason": "\(degraded.reason)", "sink.degraded.seconds": "\(-degraded.since.timeIntervalSinceNow)",
+                "sink.degraded.reason": "\(degraded.reason)", "sink.degraded.seconds": "\(Double(time.nowMs() - degraded.sinceMs) / 1000)",
             ])
             self.degraded = nil
         }
@@ -402,7 +407,7 @@ public actor JSONLStorage: SampleStorage {
 
     /// Marks the storage degraded and returns the 503 error for `reason`.
     private func failure(_ reason: String) -> SampleStorageError {
-        if degraded == nil { degraded = (reason, Date()) } else { degraded?.reason = reason }
+        if degraded == nil { degraded = (reason, time.nowMs()) } else { degraded?.reason = reason }
         return .unavailable("the sink cannot write its data (\(reason)); nothing of this request was stored, try again later",
                             retryAfterSeconds: retryAfterSeconds)
     }
