@@ -10,15 +10,7 @@ enum HealthDate {
         guard b.count == 25 else {
             return ISO8601Millis.parse(utf8: b).map { ($0, nil) }
         }
-        @inline(__always) func num(_ at: Int, _ len: Int) -> Int? {
-            var v = 0
-            for i in at..<(at + len) {
-                let c = b[i]
-                guard c >= 48, c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
-            }
-            return v
-        }
+        @inline(__always) func num(_ at: Int, _ len: Int) -> Int? { ISO8601Millis.digits(b, at: at, count: len) }
         guard let year = num(0, 4), b[4] == UInt8(ascii: "-"), let month = num(5, 2), b[7] == UInt8(ascii: "-"),
               let day = num(8, 2), b[10] == UInt8(ascii: " "),
               let hour = num(11, 2), b[13] == UInt8(ascii: ":"), let minute = num(14, 2), b[16] == UInt8(ascii: ":"),

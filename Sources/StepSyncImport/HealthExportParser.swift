@@ -177,11 +177,11 @@ struct HealthExportParser: XMLTagHandler {
             if !beats.isEmpty || !metadata.isEmpty {
                 var out: [UInt8] = [UInt8(ascii: "{")]
                 if !beats.isEmpty {
-                    DetailsJSON.key("beats", to: &out)
+                    JSONBytes.key("beats", to: &out)
                     out.append(UInt8(ascii: "[")); out.append(contentsOf: beats); out.append(UInt8(ascii: "]"))
                 }
                 if !metadata.isEmpty {
-                    DetailsJSON.separator(&out); DetailsJSON.key("metadata", to: &out)
+                    JSONBytes.separator(&out); JSONBytes.key("metadata", to: &out)
                     out.append(UInt8(ascii: "[")); out.append(contentsOf: metadata); out.append(UInt8(ascii: "]"))
                 }
                 out.append(UInt8(ascii: "}"))
@@ -236,28 +236,15 @@ struct HealthExportParser: XMLTagHandler {
                                 ?? "an InstantaneousBeatsPerMinute has no bpm attribute")
             return
         }
-        DetailsJSON.separator(&beats)
+        JSONBytes.separator(&beats)
         beats.append(UInt8(ascii: "{"))
-        DetailsJSON.member("bpm", number: bpm, to: &beats)
-        if let time { DetailsJSON.member("time", string: time, to: &beats) }
+        JSONBytes.member("bpm", number: bpm, to: &beats)
+        if let time { JSONBytes.member("time", string: time, to: &beats) }
         beats.append(UInt8(ascii: "}"))
     }
 
     /// `<MetadataEntry key="HKTimeZone" value="Europe/Paris"/>` → `["HKTimeZone","Europe/Paris"]`.
-    private mutating func metadataEntry(_ tag: XMLTag) throws {
-        var key: String?, value: String?
-        try XMLAttributes.forEach(tag.attributes, line: tag.line) { k, v in
-            if XMLAttributes.equals(k, "key") { key = XMLAttributes.decode(v) }
-            else if XMLAttributes.equals(k, "value") { value = XMLAttributes.decode(v) }
-        }
-        guard let key, let value else { return }
-        DetailsJSON.separator(&metadata)
-        metadata.append(UInt8(ascii: "["))
-        DetailsJSON.string(key, to: &metadata)
-        metadata.append(UInt8(ascii: ","))
-        DetailsJSON.string(value, to: &metadata)
-        metadata.append(UInt8(ascii: "]"))
-    }
+    private mutating func metadataEntry(_ tag: XMLTag) throws { try MetadataEntry.append(tag, to: &metadata) }
 
     /// Checks, at the end of the document, that it had a `<HealthData>` root and closed it.
     func finish(line: Int) throws {

@@ -92,19 +92,19 @@ struct WorkoutDecoder {
         }
         let value = duration ?? Double(end.ms - start.ms) / 1000
 
-        DetailsJSON.member("activityType", string: activity, to: &head)
-        DetailsJSON.member("duration", number: value.isFinite ? value : 0, to: &head)
+        JSONBytes.member("activityType", string: activity, to: &head)
+        JSONBytes.member("duration", number: value.isFinite ? value : 0, to: &head)
         for (amount, unit) in [("totalDistance", "totalDistanceUnit"), ("totalEnergyBurned", "totalEnergyBurnedUnit")] {
             guard let raw = a[amount] else { continue }
             guard let number = RecordDecoder.number(raw), number.isFinite else {
                 return fail(.unreadableValue, "\(amount) \(RecordDecoder.quote(raw)) is not a number")
             }
             if amount == "totalDistance" {
-                DetailsJSON.member("totalDistance", number: number, to: &head)
-                if let unitRaw = a[unit] { DetailsJSON.member("totalDistanceUnit", string: XMLAttributes.decode(unitRaw), to: &head) }
+                JSONBytes.member("totalDistance", number: number, to: &head)
+                if let unitRaw = a[unit] { JSONBytes.member("totalDistanceUnit", string: XMLAttributes.decode(unitRaw), to: &head) }
             } else {
-                DetailsJSON.member("totalEnergyBurned", number: number, to: &head)
-                if let unitRaw = a[unit] { DetailsJSON.member("totalEnergyBurnedUnit", string: XMLAttributes.decode(unitRaw), to: &head) }
+                JSONBytes.member("totalEnergyBurned", number: number, to: &head)
+                if let unitRaw = a[unit] { JSONBytes.member("totalEnergyBurnedUnit", string: XMLAttributes.decode(unitRaw), to: &head) }
             }
         }
 
@@ -137,28 +137,28 @@ struct WorkoutDecoder {
             var out = statistics
             statistics = []
             defer { statistics = out }
-            DetailsJSON.separator(&out)
+            JSONBytes.separator(&out)
             out.append(UInt8(ascii: "{"))
             var problem: (SkipReason, String)?
             try XMLAttributes.forEach(tag.attributes, line: tag.line) { key, value in
                 guard problem == nil else { return }
                 if XMLAttributes.equals(key, "type") {
-                    DetailsJSON.member("type", string: XMLAttributes.decode(value), to: &out)
+                    JSONBytes.member("type", string: XMLAttributes.decode(value), to: &out)
                 } else if XMLAttributes.equals(key, "unit") {
-                    DetailsJSON.member("unit", string: XMLAttributes.decode(value), to: &out)
+                    JSONBytes.member("unit", string: XMLAttributes.decode(value), to: &out)
                 } else if XMLAttributes.equals(key, "startDate") || XMLAttributes.equals(key, "endDate") {
                     guard let date = HealthDate.parse(value) else {
                         problem = (.unreadableDate, "WorkoutStatistics \(RecordDecoder.notADate(String(decoding: key, as: UTF8.self), value))")
                         return
                     }
-                    DetailsJSON.member(XMLAttributes.equals(key, "startDate") ? "startDate" : "endDate",
+                    JSONBytes.member(XMLAttributes.equals(key, "startDate") ? "startDate" : "endDate",
                                        string: ISO8601Millis.format(date.ms), to: &out)
                 } else if let field = Self.statisticsField(key) {
                     guard let number = RecordDecoder.number(value), number.isFinite else {
                         problem = (.unreadableValue, "WorkoutStatistics \(String(decoding: key, as: UTF8.self)) \(RecordDecoder.quote(value)) is not a number")
                         return
                     }
-                    DetailsJSON.member(field, number: number, to: &out)
+                    JSONBytes.member(field, number: number, to: &out)
                 }
             }
             if let problem { _ = fail(problem.0, problem.1); return }
@@ -167,20 +167,20 @@ struct WorkoutDecoder {
             var out = events
             events = []
             defer { events = out }
-            DetailsJSON.separator(&out)
+            JSONBytes.separator(&out)
             out.append(UInt8(ascii: "{"))
             var durationRaw, unitRaw: UnsafeRawBufferPointer?
             var problem: (SkipReason, String)?
             try XMLAttributes.forEach(tag.attributes, line: tag.line) { key, value in
                 guard problem == nil else { return }
                 if XMLAttributes.equals(key, "type") {
-                    DetailsJSON.member("type", string: XMLAttributes.decode(value), to: &out)
+                    JSONBytes.member("type", string: XMLAttributes.decode(value), to: &out)
                 } else if XMLAttributes.equals(key, "date") {
                     guard let date = HealthDate.parse(value) else {
                         problem = (.unreadableDate, "WorkoutEvent \(RecordDecoder.notADate("date", value))")
                         return
                     }
-                    DetailsJSON.member("date", string: ISO8601Millis.format(date.ms), to: &out)
+                    JSONBytes.member("date", string: ISO8601Millis.format(date.ms), to: &out)
                 } else if XMLAttributes.equals(key, "duration") {
                     durationRaw = value
                 } else if XMLAttributes.equals(key, "durationUnit") {
@@ -190,7 +190,7 @@ struct WorkoutDecoder {
             if problem == nil, let durationRaw {
                 if let number = RecordDecoder.number(durationRaw), number.isFinite,
                    let seconds = Self.seconds(number, unit: unitRaw) {
-                    DetailsJSON.member("duration", number: seconds, to: &out)
+                    JSONBytes.member("duration", number: seconds, to: &out)
                 } else {
                     problem = (.unreadableValue, "WorkoutEvent duration \(RecordDecoder.quote(durationRaw)) is not a duration")
                 }
@@ -198,18 +198,7 @@ struct WorkoutDecoder {
             if let problem { _ = fail(problem.0, problem.1); return }
             out.append(UInt8(ascii: "}"))
         } else if XMLAttributes.equals(tag.name, "MetadataEntry") {
-            var key: String?, value: String?
-            try XMLAttributes.forEach(tag.attributes, line: tag.line) { k, v in
-                if XMLAttributes.equals(k, "key") { key = XMLAttributes.decode(v) }
-                else if XMLAttributes.equals(k, "value") { value = XMLAttributes.decode(v) }
-            }
-            guard let key, let value else { return }
-            DetailsJSON.separator(&metadata)
-            metadata.append(UInt8(ascii: "["))
-            DetailsJSON.string(key, to: &metadata)
-            metadata.append(UInt8(ascii: ","))
-            DetailsJSON.string(value, to: &metadata)
-            metadata.append(UInt8(ascii: "]"))
+            try MetadataEntry.append(tag, to: &metadata)
         } else if XMLAttributes.equals(tag.name, "FileReference"), route == nil {
             try XMLAttributes.forEach(tag.attributes, line: tag.line) { k, v in
                 if XMLAttributes.equals(k, "path") { route = XMLAttributes.decode(v) }
@@ -224,16 +213,16 @@ struct WorkoutDecoder {
         var out: [UInt8] = [UInt8(ascii: "{")]
         out.append(contentsOf: head)
         if !statistics.isEmpty {
-            DetailsJSON.separator(&out); DetailsJSON.key("statistics", to: &out)
+            JSONBytes.separator(&out); JSONBytes.key("statistics", to: &out)
             out.append(UInt8(ascii: "[")); out.append(contentsOf: statistics); out.append(UInt8(ascii: "]"))
         }
         if !events.isEmpty {
-            DetailsJSON.separator(&out); DetailsJSON.key("events", to: &out)
+            JSONBytes.separator(&out); JSONBytes.key("events", to: &out)
             out.append(UInt8(ascii: "[")); out.append(contentsOf: events); out.append(UInt8(ascii: "]"))
         }
-        if let route { DetailsJSON.member("route", string: route, to: &out) }
+        if let route { JSONBytes.member("route", string: route, to: &out) }
         if !metadata.isEmpty {
-            DetailsJSON.separator(&out); DetailsJSON.key("metadata", to: &out)
+            JSONBytes.separator(&out); JSONBytes.key("metadata", to: &out)
             out.append(UInt8(ascii: "[")); out.append(contentsOf: metadata); out.append(UInt8(ascii: "]"))
         }
         out.append(UInt8(ascii: "}"))

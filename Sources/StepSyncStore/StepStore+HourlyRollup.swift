@@ -82,22 +82,9 @@ extension StepStore {
                 """)
             statement.setUncheckedArguments([typeId, range.start / rollupMs, wholeEnd / rollupMs])
             let rows = try Row.fetchCursor(statement)
-            var current = Int64.min
-            var sum = 0.0
-            var count = 0
-            while let row = try rows.next() {
-                let hour: Int64 = row[0]
-                let index = (hour * rollupMs - range.start) / bucketMs
-                if index != current {
-                    if count > 0 { buckets.append(StatisticsBucket(start: range.start + current * bucketMs, sum: sum, count: count)) }
-                    current = index
-                    sum = 0
-                    count = 0
-                }
-                sum += row[1] as Double
-                count += row[2] as Int
-            }
-            if count > 0 { buckets.append(StatisticsBucket(start: range.start + current * bucketMs, sum: sum, count: count)) }
+            var hours = BucketAccumulator(origin: range.start, bucketMs: bucketMs)
+            while let row = try rows.next() { hours.add(at: (row[0] as Int64) * rollupMs, sum: row[1], count: row[2]) }
+            buckets = hours.finish()
         }
         if wholeEnd < range.end {
             // The tail after the last whole hour, from the samples, into the bucket that holds it.

@@ -60,14 +60,7 @@ extension StepStore {
         var unit = TextColumn(), name = TextColumn(), bundle = TextColumn()
         var version = TextColumn(), device = TextColumn(), model = TextColumn()
         while let row = try rows.next() {
-            let uuid: UUID
-            if sqlite3_column_bytes(s, 0) == 16, let blob = sqlite3_column_blob(s, 0) {
-                var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-                withUnsafeMutableBytes(of: &bytes) { $0.copyMemory(from: UnsafeRawBufferPointer(start: blob, count: 16)) }
-                uuid = UUID(uuid: bytes)
-            } else {
-                uuid = row[0]  // not the store's 16-byte blob: GRDB's decoding (and its error) as before
-            }
+            let uuid = SampleRowReader.uuid(s, row: row)
             page.append(HealthSample(
                 uuid: uuid,
                 type: type,

@@ -116,17 +116,20 @@ final class SampleRowReader {
     private let model = TextColumnBuffer(limit: SampleValidation.maxFieldBytes)
     private let details = TextColumnBuffer(limit: SampleValidation.maxDetailsBytes, remember: false)
 
+    /// The uuid in column 0 of the current row of `s`: the store's 16-byte blob copied straight out, anything else
+    /// through GRDB's decoding of `row` (and its error).
+    @inline(__always)
+    static func uuid(_ s: SQLiteStatement, row: Row) -> UUID {
+        guard sqlite3_column_bytes(s, 0) == 16, let blob = sqlite3_column_blob(s, 0) else { return row[0] }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { $0.copyMemory(from: UnsafeRawBufferPointer(start: blob, count: 16)) }
+        return UUID(uuid: bytes)
+    }
+
     /// The current row of `s` (which `row`, GRDB's view of it, also points at).
     @inline(__always)
     func read(_ s: SQLiteStatement, row: Row) -> StoredSampleRow {
-        let uuid: UUID
-        if sqlite3_column_bytes(s, 0) == 16, let blob = sqlite3_column_blob(s, 0) {
-            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &bytes) { $0.copyMemory(from: UnsafeRawBufferPointer(start: blob, count: 16)) }
-            uuid = UUID(uuid: bytes)
-        } else {
-            uuid = row[0]  // not the store's 16-byte blob: GRDB's decoding (and its error) as in `samplePage`
-        }
+        let uuid = Self.uuid(s, row: row)
         let unit = self.unit.read(s, 5)
         let name = self.name.read(s, 6)
         let bundle = self.bundle.read(s, 7)

@@ -51,24 +51,9 @@ extension StepStore {
             """)
         statement.setUncheckedArguments([typeId, range.start, range.end])
         let rows = try Row.fetchCursor(statement)
-        var buckets: [StatisticsBucket] = []
-        var current = Int64.min
-        var sum = 0.0
-        var count = 0
-        while let row = try rows.next() {
-            let start: Int64 = row[0]
-            let index = (start - range.start) / bucketMs
-            if index != current {
-                if count > 0 { buckets.append(StatisticsBucket(start: range.start + current * bucketMs, sum: sum, count: count)) }
-                current = index
-                sum = 0
-                count = 0
-            }
-            sum += row[1] as Double
-            count += 1
-        }
-        if count > 0 { buckets.append(StatisticsBucket(start: range.start + current * bucketMs, sum: sum, count: count)) }
-        return buckets
+        var buckets = BucketAccumulator(origin: range.start, bucketMs: bucketMs)
+        while let row = try rows.next() { buckets.add(at: row[0], sum: row[1], count: 1) }
+        return buckets.finish()
     }
 
     /// The sum and count of the samples of `type` starting in `range`, as one bucket starting at `range.start`.

@@ -1,4 +1,5 @@
 import Foundation
+import StepSyncCore
 
 /// Formatting for people: numbers with thousands separators, aligned tables, durations.
 enum Format {
@@ -14,15 +15,7 @@ enum Format {
     }
 
     /// `1234567` → `1,234,567`.
-    static func number<I: BinaryInteger>(_ value: I) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return value < 0 ? "-" + out : out
-    }
+    static func number<I: BinaryInteger>(_ value: I) -> String { GroupedNumber.string(value) }
 
     /// Seconds for people: `0.42 s`, `12.3 s`, `4 min 05 s`.
     static func duration(_ seconds: Double) -> String {

@@ -205,15 +205,7 @@ public struct ChunkChart: Sendable {
     static func number(_ value: Double) -> String { number(Int64(value.rounded())) }
 
     /// `12,345`.
-    static func number(_ value: some BinaryInteger) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return value < 0 ? "-" + out : out
-    }
+    static func number(_ value: some BinaryInteger) -> String { GroupedNumber.string(value) }
 
     /// A coordinate with at most one decimal (`12.5`, `13`).
     static func fixed(_ value: Double) -> String {

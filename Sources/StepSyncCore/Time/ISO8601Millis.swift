@@ -49,20 +49,25 @@ public enum ISO8601Millis {
         return text.withUTF8 { parse(utf8: UnsafeRawBufferPointer($0)) }
     }
 
+    /// The number the `count` ASCII digits of `b` at `at` write, or `nil` when one is not a digit or they run past the
+    /// end: the one digit reader of the date parsers (the export's dates too).
+    @inlinable
+    public static func digits(_ b: UnsafeRawBufferPointer, at: Int, count: Int) -> Int? {
+        guard at >= 0, at + count <= b.count else { return nil }
+        var v = 0
+        for i in at..<(at + count) {
+            let c = b[i]
+            guard c >= 48, c <= 57 else { return nil }
+            v = v * 10 + Int(c - 48)
+        }
+        return v
+    }
+
     /// Parses the UTF-8 bytes of an ISO-8601 instant; see ``parse(_:)``.
     public static func parse(utf8 b: UnsafeRawBufferPointer) -> Int64? {
         let n = b.count
         guard n >= 10 else { return nil }
-        func num(_ at: Int, _ len: Int) -> Int? {
-            guard at + len <= n else { return nil }
-            var v = 0
-            for i in at..<(at + len) {
-                let c = b[i]
-                guard c >= 48, c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
-            }
-            return v
-        }
+        func num(_ at: Int, _ len: Int) -> Int? { digits(b, at: at, count: len) }
         guard let year = num(0, 4), b[4] == UInt8(ascii: "-"), let month = num(5, 2), b[7] == UInt8(ascii: "-"),
               let day = num(8, 2), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }

@@ -59,21 +59,8 @@ extension WireEncoder {
                                  bundle: fields.sourceBundleId, device: fields.deviceName, to: &out) {
             return
         }
-        out.append(contentsOf: uuidKey)
-        appendUUID(fields.uuid, to: &out)
-        out.append(contentsOf: startKey)
-        appendDate(fields.startMs, to: &out)
-        out.append(contentsOf: endKey)
-        appendDate(fields.endMs, to: &out)
-        out.append(contentsOf: countKey)
-        appendNumber(fields.value, to: &out)
-        out.append(contentsOf: bundleKey)
-        appendEscaped(fields.sourceBundleId, to: &out)
-        if let device = fields.deviceName {
-            out.append(contentsOf: deviceKey)
-            appendEscaped(device, to: &out)
-        }
-        out.append(contentsOf: objectEnd)
+        appendStepObject(uuid: fields.uuid, startMs: fields.startMs, endMs: fields.endMs, value: fields.value,
+                         bundle: fields.sourceBundleId, device: fields.deviceName, to: &out)
     }
 
     /// Appends the `POST /samples` object of a sample of `type` given by its borrowed `fields` to `out`: the bytes
@@ -96,25 +83,44 @@ extension WireEncoder {
         out.append(contentsOf: sampleBundleKey)
         appendEscaped(fields.sourceBundleId, to: &out)
         out.append(UInt8(ascii: "\""))
-        if let device = fields.deviceName {
-            out.append(contentsOf: extraDeviceKey)
-            appendEscaped(device, to: &out)
-            out.append(UInt8(ascii: "\""))
-        }
-        if let version = fields.sourceVersion {
-            out.append(contentsOf: extraVersionKey)
-            appendEscaped(version, to: &out)
-            out.append(UInt8(ascii: "\""))
-        }
-        if let model = fields.deviceModel {
-            out.append(contentsOf: extraModelKey)
-            appendEscaped(model, to: &out)
-            out.append(UInt8(ascii: "\""))
-        }
+        appendOptionalFields(fields, device: true, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"sourceDeviceName":…` (when `device`), `,"sourceVersion":…,"deviceModel":…,"details":{…}` for the fields
+    /// that are present.
+    static func appendOptionalFields(_ fields: SampleFields, device: Bool, to out: inout [UInt8]) {
+        if device { appendOptional(extraDeviceKey, fields.deviceName, to: &out) }
+        appendOptional(extraVersionKey, fields.sourceVersion, to: &out)
+        appendOptional(extraModelKey, fields.deviceModel, to: &out)
         if let details = fields.details {
             out.append(contentsOf: extraDetailsKey)
             out.append(contentsOf: details)
         }
-        out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension WireEncoder.SampleFields {
+    /// Runs `body` with the fields of `sample`, borrowed from its strings.
+    @inline(__always)
+    static func with<R>(_ sample: HealthSample, _ body: (WireEncoder.SampleFields) -> R) -> R {
+        var unit = sample.unit, name = sample.sourceName, bundle = sample.sourceBundleId
+        return unit.withUTF8 { u in
+            name.withUTF8 { n in
+                bundle.withUTF8 { b in
+                    WireEncoder.withOptionalUTF8(sample.sourceVersion) { v in
+                        WireEncoder.withOptionalUTF8(sample.deviceName) { d in
+                            WireEncoder.withOptionalUTF8(sample.deviceModel) { m in
+                                WireEncoder.withOptionalUTF8(sample.details) { x in
+                                    body(Self(uuid: sample.uuid, startMs: sample.startMs, endMs: sample.endMs,
+                                              value: sample.value, unit: u, sourceName: n, sourceBundleId: b,
+                                              sourceVersion: v, deviceName: d, deviceModel: m, details: x))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -8,15 +8,7 @@ extension WireEncoder {
     public static func encodeSamplesRequest(_ samples: [HealthSample]) -> [UInt8] {
         var capacity = 16
         for sample in samples { capacity += 260 + (sample.details?.utf8.count ?? 0) }
-        var out: [UInt8] = []
-        out.reserveCapacity(capacity)
-        out.append(contentsOf: samplesRequestPrefix)
-        for (i, sample) in samples.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            appendSampleObject(sample, to: &out)
-        }
-        out.append(contentsOf: requestSuffix)
-        return out
+        return encodeSamples(samples, capacity: capacity) { appendSampleObject($0, to: &$1) }
     }
 
     /// The body of a deletions request: `{"uuids":[…]}` for `POST /steps/delete` when `type` is `nil`, or
@@ -42,7 +34,6 @@ extension WireEncoder {
 
     // MARK: - Pieces
 
-    private static let samplesRequestPrefix = Array(#"{"samples":["#.utf8)
     private static let requestSuffix = Array("]}".utf8)
     private static let deletionsUUIDsKey = Array(#"{"uuids":["#.utf8)
     private static let deletionsTypeKey = Array(#"{"type":""#.utf8)

@@ -4,25 +4,7 @@ extension WireEncoder {
     /// `sourceDeviceName`, `sourceVersion`, `deviceModel` when not `nil` and `details` (its JSON text as is) when
     /// present. The sink's per-type files hold these objects, one a line.
     public static func appendSampleObject(_ sample: HealthSample, to out: inout [UInt8]) {
-        out.append(contentsOf: sampleUUIDKey)
-        appendUUID(sample.uuid, to: &out)
-        out.append(contentsOf: sampleTypeKey)
-        appendEscaped(sample.type.rawValue, to: &out)
-        out.append(contentsOf: sampleStartKey)
-        appendDate(sample.startMs, to: &out)
-        out.append(contentsOf: sampleEndKey)
-        appendDate(sample.endMs, to: &out)
-        out.append(contentsOf: sampleValueKey)
-        appendNumber(sample.value, to: &out)
-        out.append(contentsOf: sampleUnitKey)
-        appendEscaped(sample.unit, to: &out)
-        out.append(contentsOf: sampleNameKey)
-        appendEscaped(sample.sourceName, to: &out)
-        out.append(contentsOf: sampleBundleKey)
-        appendEscaped(sample.sourceBundleId, to: &out)
-        out.append(UInt8(ascii: "\""))
-        appendOptionalFields(sample, to: &out)
-        out.append(UInt8(ascii: "}"))
+        SampleFields.with(sample) { appendSampleObject($0, type: sample.type, to: &out) }
     }
 
     /// Appends the line the sink stores for `sample` (the object and `\n`): for a step count the `POST /steps`
@@ -40,50 +22,20 @@ extension WireEncoder {
 
     /// ``appendStoredLine(_:to:)`` for a sample the caller knows is a step count.
     public static func appendStepLine(_ sample: HealthSample, to out: inout [UInt8]) {
-        appendObject(WireSample(sample), to: &out)
-        if !sample.sourceName.isEmpty || sample.unit != "count" || sample.sourceVersion != nil
-            || sample.deviceModel != nil || sample.details != nil
-        {
-            out.removeLast() // }
-            if !sample.sourceName.isEmpty {
-                out.append(contentsOf: extraNameKey)
-                appendEscaped(sample.sourceName, to: &out)
-                out.append(UInt8(ascii: "\""))
+        SampleFields.with(sample) { fields in
+            appendObject(fields, to: &out)
+            if !sample.sourceName.isEmpty || sample.unit != "count" || sample.sourceVersion != nil
+                || sample.deviceModel != nil || sample.details != nil
+            {
+                out.removeLast() // }
+                if !sample.sourceName.isEmpty { appendOptional(extraNameKey, fields.sourceName, to: &out) }
+                if sample.unit != "count" { appendOptional(extraUnitKey, fields.unit, to: &out) }
+                // The POST /steps object has the device already.
+                appendOptionalFields(fields, device: false, to: &out)
+                out.append(UInt8(ascii: "}"))
             }
-            if sample.unit != "count" {
-                out.append(contentsOf: extraUnitKey)
-                appendEscaped(sample.unit, to: &out)
-                out.append(UInt8(ascii: "\""))
-            }
-            var rest = sample
-            rest.deviceName = nil // the POST /steps object has it already
-            appendOptionalFields(rest, to: &out)
-            out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "\n"))
-    }
-
-    /// `,"sourceDeviceName":…,"sourceVersion":…,"deviceModel":…,"details":{…}` for the fields that are present.
-    private static func appendOptionalFields(_ sample: HealthSample, to out: inout [UInt8]) {
-        if let device = sample.deviceName {
-            out.append(contentsOf: extraDeviceKey)
-            appendEscaped(device, to: &out)
-            out.append(UInt8(ascii: "\""))
-        }
-        if let version = sample.sourceVersion {
-            out.append(contentsOf: extraVersionKey)
-            appendEscaped(version, to: &out)
-            out.append(UInt8(ascii: "\""))
-        }
-        if let model = sample.deviceModel {
-            out.append(contentsOf: extraModelKey)
-            appendEscaped(model, to: &out)
-            out.append(UInt8(ascii: "\""))
-        }
-        if let details = sample.details {
-            out.append(contentsOf: extraDetailsKey)
-            out.append(contentsOf: details.utf8)
-        }
     }
 
     static let sampleUUIDKey = Array(#"{"uuid":""#.utf8)

@@ -10,25 +10,24 @@ import Foundation
 public enum WireEncoder {
     /// The request body `{"samples":[…]}` for `samples`.
     public static func encodeRequest(_ samples: [HealthSample]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(16 + samples.count * 200)
-        out.append(contentsOf: samplesPrefix)
-        for (i, sample) in samples.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            appendObject(sample, to: &out)
-        }
-        out.append(contentsOf: samplesSuffix)
-        return out
+        encodeSamples(samples, capacity: 16 + samples.count * 200) { appendObject($0, to: &$1) }
     }
 
     /// The request body `{"samples":[…]}` for wire samples.
     public static func encodeRequest(_ samples: [WireSample]) -> [UInt8] {
+        encodeSamples(samples, capacity: 16 + samples.count * 200) { appendObject($0, to: &$1) }
+    }
+
+    /// `{"samples":[…]}` with each of `samples` written by `append`, comma-separated: the frame of every request
+    /// body that carries samples (`POST /steps` and `POST /samples`).
+    @inline(__always)
+    static func encodeSamples<S>(_ samples: [S], capacity: Int, _ append: (S, inout [UInt8]) -> Void) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(16 + samples.count * 200)
+        out.reserveCapacity(capacity)
         out.append(contentsOf: samplesPrefix)
         for (i, sample) in samples.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            appendObject(sample, to: &out)
+            append(sample, &out)
         }
         out.append(contentsOf: samplesSuffix)
         return out
@@ -48,21 +47,49 @@ public enum WireEncoder {
 
     /// Appends the wire object of `sample` (no separator, no newline) to `out`.
     public static func appendObject(_ sample: WireSample, to out: inout [UInt8]) {
-        out.append(contentsOf: uuidKey)
-        appendUUID(sample.uuid, to: &out)
-        out.append(contentsOf: startKey)
-        appendDate(sample.startMs, to: &out)
-        out.append(contentsOf: endKey)
-        appendDate(sample.endMs, to: &out)
-        out.append(contentsOf: countKey)
-        appendNumber(sample.count, to: &out)
-        out.append(contentsOf: bundleKey)
-        appendEscaped(sample.sourceBundleId, to: &out)
-        if let device = sample.sourceDeviceName {
-            out.append(contentsOf: deviceKey)
-            appendEscaped(device, to: &out)
+        var bundle = sample.sourceBundleId
+        bundle.withUTF8 { b in
+            withOptionalUTF8(sample.sourceDeviceName) { d in
+                appendStepObject(uuid: sample.uuid, startMs: sample.startMs, endMs: sample.endMs, value: sample.count,
+                                 bundle: b, device: d, to: &out)
+            }
         }
+    }
+
+    /// Appends the `/steps` object of these fields, escaping what needs it: the one general writer of it.
+    static func appendStepObject(
+        uuid: UUID, startMs: Int64, endMs: Int64, value: Double, bundle: UnsafeBufferPointer<UInt8>,
+        device: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]
+    ) {
+        out.append(contentsOf: uuidKey)
+        appendUUID(uuid, to: &out)
+        out.append(contentsOf: startKey)
+        appendDate(startMs, to: &out)
+        out.append(contentsOf: endKey)
+        appendDate(endMs, to: &out)
+        out.append(contentsOf: countKey)
+        appendNumber(value, to: &out)
+        out.append(contentsOf: bundleKey)
+        appendEscaped(bundle, to: &out)
+        appendOptional(deviceKey, device, closingQuote: false, to: &out)
         out.append(contentsOf: objectEnd)
+    }
+
+    /// Runs `body` with the UTF-8 of `text`, or `nil` when there is none.
+    @inline(__always)
+    static func withOptionalUTF8<R>(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        guard var text else { return body(nil) }
+        return text.withUTF8 { body($0) }
+    }
+
+    /// Appends `key` and the escaped `value` (and a closing `"` when asked) when `value` is present.
+    @inline(__always)
+    static func appendOptional(_ key: [UInt8], _ value: UnsafeBufferPointer<UInt8>?, closingQuote: Bool = true,
+                               to out: inout [UInt8]) {
+        guard let value else { return }
+        out.append(contentsOf: key)
+        appendEscaped(value, to: &out)
+        if closingQuote { out.append(UInt8(ascii: "\"")) }
     }
 
     /// Appends the wire object of a step-count `sample` (the object of its
@@ -82,7 +109,14 @@ public enum WireEncoder {
                                       value: sample.value, bundle: b, device: hasDevice ? d : nil, to: &out)
             }
         }
-        if !done { appendObject(WireSample(sample), to: &out) }
+        if !done {
+            bundle.withUTF8 { b in
+                withOptionalUTF8(sample.deviceName) { d in
+                    appendStepObject(uuid: sample.uuid, startMs: sample.startMs, endMs: sample.endMs,
+                                     value: sample.value, bundle: b, device: d, to: &out)
+                }
+            }
+        }
     }
 
     /// Writes the `/steps` object of the common case — a whole count, a bundle id and device name with nothing to
@@ -152,12 +186,9 @@ public enum WireEncoder {
         return true
     }
 
-    /// Whether `bytes` need no JSON escape (no `"`, `\\` or control character).
+    /// Whether `bytes` need no JSON escape (``JSONBytes/isClean(_:)``).
     @inline(__always)
-    static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-        return true
-    }
+    static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { JSONBytes.isClean(bytes) }
 
     // MARK: - Pieces
 
@@ -198,65 +229,17 @@ public enum WireEncoder {
         }
     }
 
-    /// Appends `value` as an integer when whole (and within ±2⁵³), otherwise as Swift's shortest round-trip decimal.
-    /// Non-finite values, which JSON cannot carry, are written as `0`.
+    /// ``JSONBytes/appendNumber(_:to:)``.
     @inline(__always)
-    static func appendNumber(_ value: Double, to out: inout [UInt8]) {
-        if value.isFinite, value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992 {
-            appendInteger(Int64(value), to: &out)
-        } else if value.isFinite {
-            out.append(contentsOf: value.description.utf8)
-        } else {
-            out.append(UInt8(ascii: "0"))
-        }
-    }
+    static func appendNumber(_ value: Double, to out: inout [UInt8]) { JSONBytes.appendNumber(value, to: &out) }
 
+    /// ``JSONBytes/appendEscaped(_:to:)-(String,_)``.
     @inline(__always)
-    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var i = 20
-            repeat {
-                i -= 1
-                buffer[i] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            out.append(contentsOf: UnsafeMutableBufferPointer(rebasing: buffer[i...]))
-        }
-    }
+    static func appendEscaped(_ text: String, to out: inout [UInt8]) { JSONBytes.appendEscaped(text, to: &out) }
 
-    /// Appends the JSON string body of `text` (without quotes), escaping `"`, `\` and control characters.
-    @inline(__always)
-    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { appendEscaped($0, to: &out) }
-    }
-
-    /// Appends the JSON string body of the UTF-8 `bytes` (without quotes), escaping `"`, `\` and control characters.
+    /// ``JSONBytes/appendEscaped(_:to:)-(UnsafeBufferPointer<UInt8>,_)``.
     @inline(__always)
     static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        if isClean(bytes) {
-            out.append(contentsOf: bytes)
-            return
-        }
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-            case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
-            case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
-            case ..<0x20:
-                out.append(contentsOf: unicodeEscapePrefix)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
-            }
-        }
+        JSONBytes.appendEscaped(bytes, to: &out)
     }
-
-    private static let unicodeEscapePrefix = Array("\\u00".utf8)
 }

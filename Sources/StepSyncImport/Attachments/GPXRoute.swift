@@ -244,13 +244,7 @@ public struct GPXRoute: Hashable, Sendable {
         static func instant(_ text: String) -> Int64? {
             let u = Array(text.utf8)
             func number(_ from: Int, _ count: Int) -> Int? {
-                guard from + count <= u.count else { return nil }
-                var value = 0
-                for k in from..<(from + count) {
-                    guard u[k] >= 0x30, u[k] <= 0x39 else { return nil }
-                    value = value * 10 + Int(u[k] - 0x30)
-                }
-                return value
+                u.withUnsafeBytes { ISO8601Millis.digits($0, at: from, count: count) }
             }
             guard u.count >= 20, let year = number(0, 4), u[4] == UInt8(ascii: "-"), let month = number(5, 2),
                   u[7] == UInt8(ascii: "-"), let day = number(8, 2), u[10] == UInt8(ascii: "T"),
