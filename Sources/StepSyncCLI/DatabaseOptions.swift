@@ -13,7 +13,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// `--database`, else `STEPSYNC_DATABASE_URL`, else nil.
     var givenURL: String? {
-        databaseURL ?? ProcessInfo.processInfo.environment["STEPSYNC_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        EnvironmentValue.or(databaseURL, "STEPSYNC_DATABASE_URL")
     }
 
     /// The parsed URL; throws a `ValidationError` naming the problem when absent or malformed.

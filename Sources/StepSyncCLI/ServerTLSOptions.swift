@@ -12,7 +12,7 @@ struct ServerTLSOptions: ParsableArguments {
 
     /// The file given with `--cacert`, else `STEPSYNC_CACERT` (empty: none).
     var caCertificateFile: String? {
-        cacert ?? ProcessInfo.processInfo.environment["STEPSYNC_CACERT"].flatMap { $0.isEmpty ? nil : $0 }
+        EnvironmentValue.or(cacert, "STEPSYNC_CACERT")
     }
 
     /// Refuses a file that holds no PEM certificate, naming it (exit 64). Called by `run()`, not `validate()`: the

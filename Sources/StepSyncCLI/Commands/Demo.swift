@@ -29,8 +29,9 @@ extension StepSyncCommand {
         @Option(help: "Years of history to generate.")
         var years = 10
 
-        @Option(help: "realistic (iPhone + Apple Watch, every type) or seed (the original's density, steps only).")
-        var profile: GeneratorProfile = .realistic
+        @OptionGroup var generatorOptions: GeneratorOptions
+        var seed: UInt64 { generatorOptions.seed }
+        var profile: GeneratorProfile { generatorOptions.profile }
 
         @Option(help: ArgumentHelp(
             "The types to generate and sync: all, steps, or a comma-separated list.",
@@ -38,16 +39,7 @@ extension StepSyncCommand {
             valueName: "types"))
         var types = "all"
 
-        @Option(help: "The generator's seed.")
-        var seed: UInt64 = 42
-
-        @Option(help: "The most intervals in flight at once.")
-        var concurrency = 3
-
-        @Option(name: .customLong("request-samples"),
-                help: ArgumentHelp("The most samples one request carries when it packs consecutive small intervals (0: one interval per request).",
-                                   valueName: "n"))
-        var requestSamples = SyncConfiguration.defaultMaxSamplesPerRequest
+        @OptionGroup var tuning: SyncTuningOptions
 
         @Flag(help: "Keep the temporary data directory and print where it is.")
         var keep = false
@@ -57,12 +49,6 @@ extension StepSyncCommand {
 
         func validate() throws {
             guard (1...200).contains(years) else { throw ValidationError("--years must be between 1 and 200 (got \(years)).") }
-            guard (1...64).contains(concurrency) else {
-                throw ValidationError("--concurrency must be between 1 and 64 (got \(concurrency)).")
-            }
-            guard requestSamples >= 0 else {
-                throw ValidationError("--request-samples must be at least 0 (0: one interval per request), not \(requestSamples)")
-            }
             _ = try Generate.resolveTypes(types, profile: profile)
         }
 
@@ -135,8 +121,8 @@ extension StepSyncCommand {
             try FileManager.default.createDirectory(atPath: (sinkPath as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
             let storage = try JSONLStorage(stepsPath: sinkPath, durable: true, logger: logger)
-            let concurrency = concurrency
-            let requestSamples = requestSamples
+            let concurrency = tuning.concurrency
+            let requestSamples = tuning.requestSamples
             let stop = SyncStop()
             let checkedTypes = figures.map(\.type)
             let (report, syncCPUSeconds, sinkDigests, checkSeconds) = try await SignalHandlers.withStopOnSignals(stop) {
@@ -198,8 +184,8 @@ extension StepSyncCommand {
                 let sumSamples = figures.reduce(0) { $0 + $1.samples }
                 try JSONOutput.print([
                     "dataDir": keep ? root : NSNull(),
-                    "profile": profile.rawValue, "years": years, "seed": seed, "concurrency": concurrency,
-                    "requestSamples": requestSamples,
+                    "profile": profile.rawValue, "years": years, "seed": seed, "concurrency": tuning.concurrency,
+                    "requestSamples": tuning.requestSamples,
                     "samples": sumSamples, "steps": Int64((stepFigures?.steps ?? 0).rounded()),
                     "generateSeconds": generated.seconds,
                     "intervals": intervals, "lowerBound": lowerBound, "largestSteps": stepFigures?.largestSteps ?? 0,

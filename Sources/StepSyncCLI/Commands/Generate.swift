@@ -3,8 +3,6 @@ import Foundation
 import StepSyncCore
 import StepSyncStore
 
-extension GeneratorProfile: CaseInsensitiveArgument {}
-
 extension StepSyncCommand {
     /// `stepsync generate`: fills the store with a deterministic synthetic history.
     struct Generate: AsyncParsableCommand {
@@ -29,11 +27,9 @@ extension StepSyncCommand {
         @Option(help: "How many years of history to generate, ending on --end.")
         var years: Int = 10
 
-        @Option(help: "The seed every random choice derives from.")
-        var seed: UInt64 = 42
-
-        @Option(help: "realistic: an iPhone and an Apple Watch recording the same walks (≈ 0.6 M step samples in ten years); seed: the density of the original HealthStepsSync generator (≈ 42,000 step samples, steps only).")
-        var profile: GeneratorProfile = .realistic
+        @OptionGroup var generatorOptions: GeneratorOptions
+        var seed: UInt64 { generatorOptions.seed }
+        var profile: GeneratorProfile { generatorOptions.profile }
 
         @Option(help: ArgumentHelp(
             "The types to generate: steps, all, or a comma-separated list.",

@@ -58,7 +58,7 @@ extension StepSyncCommand {
                 print("Nothing deleted.")
                 return
             }
-            let token = token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            let token = EnvironmentValue.or(token, "STEPSYNC_TOKEN")
             let logger = Logger(label: "stepsync.reset") { StreamLogHandler.standardError(label: $0) }
             let remote = remote
             let server = server

@@ -111,7 +111,7 @@ extension StepSyncCommand {
         var databaseTimeout = 6.0
 
         var effectiveToken: String? {
-            token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            EnvironmentValue.or(token, "STEPSYNC_TOKEN")
         }
 
         /// The TLS of `--tls-cert`/`--tls-key`, or `nil` for plain HTTP.

@@ -45,13 +45,7 @@ extension StepSyncCommand {
         @Option(help: ArgumentHelp("The sink's base URL.", valueName: "url"))
         var server = "http://127.0.0.1:8000"
 
-        @Option(help: "The most intervals in flight at once.")
-        var concurrency = 3
-
-        @Option(name: .customLong("request-samples"),
-                help: ArgumentHelp("The most samples one request carries when it packs consecutive small intervals (0: one interval per request).",
-                                   valueName: "n"))
-        var requestSamples = SyncConfiguration.defaultMaxSamplesPerRequest
+        @OptionGroup var tuning: SyncTuningOptions
 
         @Option(name: .customLong("max-request-bytes"), help: ArgumentHelp(
             "The largest request body to send, in bytes (1024…1073741824); larger requests go in parts.",
@@ -93,11 +87,6 @@ extension StepSyncCommand {
         @OptionGroup var zone: TimeZoneOptions
 
         func validate() throws {
-            guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, not \(concurrency)") }
-            guard concurrency <= 64 else { throw ValidationError("--concurrency must be at most 64, not \(concurrency)") }
-            guard requestSamples >= 0 else {
-                throw ValidationError("--request-samples must be at least 0 (0: one interval per request), not \(requestSamples)")
-            }
             if let maxRequestBytes, !SyncConfiguration.maxRequestBytesRange.contains(maxRequestBytes) {
                 let range = SyncConfiguration.maxRequestBytesRange
                 throw ValidationError("--max-request-bytes must be \(range.lowerBound)…\(range.upperBound) (bytes), not \(maxRequestBytes)")
@@ -128,22 +117,22 @@ extension StepSyncCommand {
                 return handler
             }
             let configuration = SyncConfiguration(
-                concurrency: concurrency,
+                concurrency: tuning.concurrency,
                 retryPolicy: RetryPolicy(maxAttempts: maxAttempts, baseSeconds: backoffBase),
                 outagePolicy: SinkOutageMachine.Policy(baseSeconds: backoffBase, giveUpAfterSeconds: giveUpAfter),
                 retryFailed: retryFailed,
                 types: selected.isEmpty ? nil : Self.unique(selected),
-                maxSamplesPerRequest: requestSamples,
+                maxSamplesPerRequest: tuning.requestSamples,
                 maxRequestBytes: maxRequestBytes)
             let caCertificateFile = tls.caCertificateFile
-            let token = token ?? ProcessInfo.processInfo.environment["STEPSYNC_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            let token = EnvironmentValue.or(token, "STEPSYNC_TOKEN")
             let stop = SyncStop()
             let json = json
             let report = try await SyncLock.withLock(path: directory.syncLockPath) {
                 try await SignalHandlers.withStopOnSignals(stop) {
                     try await HTTPUploader.withUploader(
                         server: server, gzip: gzip, token: token, caCertificateFile: caCertificateFile,
-                        concurrency: concurrency, logger: logger
+                        concurrency: tuning.concurrency, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
                                                 logger: logger)

@@ -55,10 +55,6 @@ extension WireEncoder {
     /// Appends the `POST /steps` object of a step count given by its borrowed `fields` to `out`: the bytes
     /// ``appendObject(_:to:)-(HealthSample,_)`` writes for the same sample.
     public static func appendObject(_ fields: SampleFields, to out: inout [UInt8]) {
-        if appendCleanStepObject(uuid: fields.uuid, startMs: fields.startMs, endMs: fields.endMs, value: fields.value,
-                                 bundle: fields.sourceBundleId, device: fields.deviceName, to: &out) {
-            return
-        }
         appendStepObject(uuid: fields.uuid, startMs: fields.startMs, endMs: fields.endMs, value: fields.value,
                          bundle: fields.sourceBundleId, device: fields.deviceName, to: &out)
     }

@@ -47,20 +47,35 @@ public enum WireEncoder {
 
     /// Appends the wire object of `sample` (no separator, no newline) to `out`.
     public static func appendObject(_ sample: WireSample, to out: inout [UInt8]) {
-        var bundle = sample.sourceBundleId
+        appendStepObject(uuid: sample.uuid, startMs: sample.startMs, endMs: sample.endMs, value: sample.count,
+                         bundle: sample.sourceBundleId, device: sample.sourceDeviceName, to: &out)
+    }
+
+    /// ``appendStepObject(uuid:startMs:endMs:value:bundle:device:to:)-(_,_,_,_,UnsafeBufferPointer<UInt8>,_,_)``
+    /// with the text fields as strings.
+    @inline(__always)
+    static func appendStepObject(uuid: UUID, startMs: Int64, endMs: Int64, value: Double, bundle: String,
+                                 device: String?, to out: inout [UInt8]) {
+        var bundle = bundle
         bundle.withUTF8 { b in
-            withOptionalUTF8(sample.sourceDeviceName) { d in
-                appendStepObject(uuid: sample.uuid, startMs: sample.startMs, endMs: sample.endMs, value: sample.count,
-                                 bundle: b, device: d, to: &out)
+            withOptionalUTF8(device) { d in
+                appendStepObject(uuid: uuid, startMs: startMs, endMs: endMs, value: value, bundle: b, device: d,
+                                 to: &out)
             }
         }
     }
 
-    /// Appends the `/steps` object of these fields, escaping what needs it: the one general writer of it.
+    /// Appends the `/steps` object of these fields: the one writer of it (the common case in one piece, see
+    /// ``appendCleanStepObject(uuid:startMs:endMs:value:bundle:device:to:)``, anything else escaped field by field).
+    @inline(__always)
     static func appendStepObject(
         uuid: UUID, startMs: Int64, endMs: Int64, value: Double, bundle: UnsafeBufferPointer<UInt8>,
         device: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]
     ) {
+        if appendCleanStepObject(uuid: uuid, startMs: startMs, endMs: endMs, value: value, bundle: bundle,
+                                 device: device, to: &out) {
+            return
+        }
         out.append(contentsOf: uuidKey)
         appendUUID(uuid, to: &out)
         out.append(contentsOf: startKey)
@@ -100,23 +115,8 @@ public enum WireEncoder {
     /// eleven appends to `out` (each with its own capacity and uniqueness check) after copying the sample into a
     /// ``WireSample`` (two string retains and releases). Anything else takes the general path.
     public static func appendObject(_ sample: HealthSample, to out: inout [UInt8]) {
-        var bundle = sample.sourceBundleId
-        var device = sample.deviceName ?? ""
-        let hasDevice = sample.deviceName != nil
-        let done = bundle.withUTF8 { b in
-            device.withUTF8 { d in
-                appendCleanStepObject(uuid: sample.uuid, startMs: sample.startMs, endMs: sample.endMs,
-                                      value: sample.value, bundle: b, device: hasDevice ? d : nil, to: &out)
-            }
-        }
-        if !done {
-            bundle.withUTF8 { b in
-                withOptionalUTF8(sample.deviceName) { d in
-                    appendStepObject(uuid: sample.uuid, startMs: sample.startMs, endMs: sample.endMs,
-                                     value: sample.value, bundle: b, device: d, to: &out)
-                }
-            }
-        }
+        appendStepObject(uuid: sample.uuid, startMs: sample.startMs, endMs: sample.endMs, value: sample.value,
+                         bundle: sample.sourceBundleId, device: sample.deviceName, to: &out)
     }
 
     /// Writes the `/steps` object of the common case — a whole count, a bundle id and device name with nothing to
@@ -143,17 +143,8 @@ public enum WireEncoder {
                 n += bytes.count
             }
             uuidKey.withUnsafeBufferPointer(put)
-            withUnsafeBytes(of: uuid.uuid) { raw in
-                hex.withUnsafeBufferPointer { hex in
-                    for i in 0..<16 {
-                        if i == 4 || i == 6 || i == 8 || i == 10 { base[n] = UInt8(ascii: "-"); n += 1 }
-                        let byte = raw[i]
-                        base[n] = hex[Int(byte >> 4)]
-                        base[n + 1] = hex[Int(byte & 0x0F)]
-                        n += 2
-                    }
-                }
-            }
+            writeUUID(uuid, into: base + n)
+            n += 36
             startKey.withUnsafeBufferPointer(put)
             ISO8601Millis.write(startMs, into: base + n)
             n += 24
@@ -206,17 +197,25 @@ public enum WireEncoder {
     /// Appends the 36 upper-case characters of `uuid`.
     @inline(__always)
     static func appendUUID(_ uuid: UUID, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
+            writeUUID(uuid, into: buffer.baseAddress!)
+            out.append(contentsOf: buffer)
+        }
+    }
+
+    /// Writes the 36 upper-case characters of `uuid` at `base`.
+    @inline(__always)
+    static func writeUUID(_ uuid: UUID, into base: UnsafeMutablePointer<UInt8>) {
         withUnsafeBytes(of: uuid.uuid) { raw in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
+            hex.withUnsafeBufferPointer { hex in
                 var j = 0
                 for i in 0..<16 {
-                    if i == 4 || i == 6 || i == 8 || i == 10 { buffer[j] = UInt8(ascii: "-"); j += 1 }
+                    if i == 4 || i == 6 || i == 8 || i == 10 { base[j] = UInt8(ascii: "-"); j += 1 }
                     let byte = raw[i]
-                    buffer[j] = hex[Int(byte >> 4)]
-                    buffer[j + 1] = hex[Int(byte & 0x0F)]
+                    base[j] = hex[Int(byte >> 4)]
+                    base[j + 1] = hex[Int(byte & 0x0F)]
                     j += 2
                 }
-                out.append(contentsOf: buffer)
             }
         }
     }
