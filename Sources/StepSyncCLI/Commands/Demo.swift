@@ -26,18 +26,11 @@ extension StepSyncCommand {
                   stepsync demo --years 1 --json
                 """)
 
-        @Option(help: "Years of history to generate.")
-        var years = 10
-
-        @OptionGroup var generatorOptions: GeneratorOptions
-        var seed: UInt64 { generatorOptions.seed }
-        var profile: GeneratorProfile { generatorOptions.profile }
-
-        @Option(help: ArgumentHelp(
-            "The types to generate and sync: all, steps, or a comma-separated list.",
-            discussion: "Names: \(GeneratedType.allCases.map(\.rawValue).joined(separator: ", ")).",
-            valueName: "types"))
-        var types = "all"
+        @OptionGroup var generation: GeneratorOptions
+        var years: Int { generation.years }
+        var seed: UInt64 { generation.seed }
+        var profile: GeneratorProfile { generation.profile }
+        var types: String { generation.types ?? "all" }
 
         @OptionGroup var tuning: SyncTuningOptions
 
@@ -48,7 +41,6 @@ extension StepSyncCommand {
         var json = false
 
         func validate() throws {
-            guard (1...200).contains(years) else { throw ValidationError("--years must be between 1 and 200 (got \(years)).") }
             _ = try Generate.resolveTypes(types, profile: profile)
         }
 

@@ -24,18 +24,11 @@ extension StepSyncCommand {
 
         @OptionGroup var data: DataDirectoryOptions
 
-        @Option(help: "How many years of history to generate, ending on --end.")
-        var years: Int = 10
-
-        @OptionGroup var generatorOptions: GeneratorOptions
-        var seed: UInt64 { generatorOptions.seed }
-        var profile: GeneratorProfile { generatorOptions.profile }
-
-        @Option(help: ArgumentHelp(
-            "The types to generate: steps, all, or a comma-separated list.",
-            discussion: "Names: \(GeneratedType.allCases.map(\.rawValue).joined(separator: ", ")) (or HealthKit names such as HeartRate, SleepAnalysis, Workout). all = every type the profile records.",
-            valueName: "types"))
-        var types = "steps"
+        @OptionGroup var generation: GeneratorOptions
+        var years: Int { generation.years }
+        var seed: UInt64 { generation.seed }
+        var profile: GeneratorProfile { generation.profile }
+        var types: String { generation.types ?? "steps" }
 
         @Option(help: ArgumentHelp("The last day generated (inclusive), as YYYY-MM-DD. Defaults to today (UTC).", valueName: "date"))
         var end: String?
@@ -53,12 +46,6 @@ extension StepSyncCommand {
         var json = false
 
         func validate() throws {
-            guard years >= 1 else {
-                throw ValidationError("--years must be at least 1 (got \(years)).")
-            }
-            guard years <= 200 else {
-                throw ValidationError("--years must be at most 200 (got \(years)).")
-            }
             if let end, CivilDate(iso: end) == nil {
                 throw ValidationError("--end must be a date as YYYY-MM-DD (got '\(end.prefix(64))').")
             }
