@@ -1,4 +1,5 @@
 import PostgresNIO
+import StepSyncCore
 
 /// What went wrong with the PostgreSQL storage, in words a user can act on.
 ///
@@ -6,25 +7,13 @@ import PostgresNIO
 /// stopped mid-request: nothing was acknowledged, resending is safe). Messages never hold a password, a token or
 /// more than a short prefix of what was sent.
 public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
-    private enum Code: String, Sendable {
-        case badURL = "bad_database_url"
-        case unavailable = "database_unavailable"
-        case migration = "migration_failed"
-        case newerSchema = "schema_too_new"
-        case clientExists = "client_exists"
-        case noSuchClient = "no_such_client"
-        case badName = "bad_client_name"
-        case query = "database_error"
-        case tooManyTypes = "too_many_types"
-    }
-
-    private let code: Code
+    private let code: ErrorKind
     /// What happened, for people.
     public let message: String
     /// What went wrong, without the advice (`connectionError`, `SQLSTATE 57P01`, …): the reason `/health` gives.
     public let detail: String
 
-    private init(_ code: Code, _ message: String, detail: String? = nil) {
+    private init(_ code: ErrorKind, _ message: String, detail: String? = nil) {
         self.code = code
         self.message = message
         self.detail = detail ?? message
@@ -38,22 +27,22 @@ public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
     public private(set) var typeCounts: (limit: Int, stored: Int, new: Int)?
 
     /// True when the database could not be reached or went away: answer 503 with `Retry-After`; the client resends.
-    public var isUnavailable: Bool { code == .unavailable }
+    public var isUnavailable: Bool { code == .databaseUnavailable }
 
     public var description: String { message }
 
-    static func badURL(_ problem: String) -> Self { Self(.badURL, "--database URL \(problem)") }
+    static func badURL(_ problem: String) -> Self { Self(.badDatabaseURL, "--database URL \(problem)") }
 
     static func unavailable(_ detail: String) -> Self {
-        Self(.unavailable, "the database is unavailable (\(detail)); nothing was stored, retry later", detail: detail)
+        Self(.databaseUnavailable, "the database is unavailable (\(detail)); nothing was stored, retry later", detail: detail)
     }
 
     static func migration(_ version: Int, _ name: String, _ detail: String) -> Self {
-        Self(.migration, "schema migration \(version) (\(name)) failed: \(detail)")
+        Self(.migrationFailed, "schema migration \(version) (\(name)) failed: \(detail)")
     }
 
     static func newerSchema(_ version: Int, known: Int) -> Self {
-        Self(.newerSchema, "the database's schema is at version \(version), newer than this stepsync knows (\(known)); "
+        Self(.schemaTooNew, "the database's schema is at version \(version), newer than this stepsync knows (\(known)); "
              + "upgrade stepsync before serving from this database")
     }
 
@@ -65,7 +54,7 @@ public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
         Self(.noSuchClient, "no client named \(name.prefix(64)); `stepsync clients list` shows them")
     }
 
-    static func badName(_ problem: String) -> Self { Self(.badName, "client name \(problem)") }
+    static func badName(_ problem: String) -> Self { Self(.badClientName, "client name \(problem)") }
 
     static func tooManyTypes(limit: Int, stored: Int, new: Int) -> Self {
         var error = Self(.tooManyTypes, "the batch would bring the client past \(limit) distinct types")
@@ -73,7 +62,7 @@ public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
         return error
     }
 
-    static func query(_ detail: String) -> Self { Self(.query, "the database refused a query: \(detail)") }
+    static func query(_ detail: String) -> Self { Self(.databaseError, "the database refused a query: \(detail)") }
 
     /// Classifies an error thrown by PostgresNIO or its pool.
     ///

@@ -44,14 +44,14 @@ public struct IntervalSummary: Hashable, Sendable, Codable {
         oversize += other.oversize
         steps += other.steps
         syncedSteps += other.syncedSteps
-        if keepSums {
-            sum += other.sum
-            syncedSum += other.syncedSum
-        }
         samples += other.samples
         syncedSamples += other.syncedSamples
         deletions += other.deletions
         syncedDeletions += other.syncedDeletions
+        if keepSums {
+            sum += other.sum
+            syncedSum += other.syncedSum
+        }
     }
 }
 

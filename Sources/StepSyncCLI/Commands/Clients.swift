@@ -33,17 +33,12 @@ extension StepSyncCommand.Clients {
                   stepsync clients add anna --database postgresql://stepsync@127.0.0.1:5432/stepsync
                 """)
 
-        @OptionGroup var database: DatabaseOptions
-
-        @Argument(help: "The client's name: 1…64 characters, no spaces (e.g. anna, anna-iphone).")
-        var name: String
-
-        func validate() throws { _ = try database.url() }
+        @OptionGroup var client: ClientNameOptions
 
         func run() async throws {
-            let name = self.name
+            let name = client.name
             let token = ClientToken.random()
-            let client = try await database.withStorage { try await $0.addClient(name: name, token: token) }
+            let client = try await client.database.withStorage { try await $0.addClient(name: name, token: token) }
             FileHandle.standardError.write(Data("""
                 Client \(client.name) added. Its bearer token follows; it is shown only this once (the database keeps \
                 only its SHA-256). Give it to the client: stepsync sync --token TOKEN (or STEPSYNC_TOKEN).
@@ -113,16 +108,11 @@ extension StepSyncCommand.Clients {
                   stepsync clients revoke anna --database postgresql://stepsync@127.0.0.1:5432/stepsync
                 """)
 
-        @OptionGroup var database: DatabaseOptions
-
-        @Argument(help: "The client's name.")
-        var name: String
-
-        func validate() throws { _ = try database.url() }
+        @OptionGroup var client: ClientNameOptions
 
         func run() async throws {
-            let name = self.name
-            try await database.withStorage { try await $0.revokeClient(name: name) }
+            let name = client.name
+            try await client.database.withStorage { try await $0.revokeClient(name: name) }
             print("Client \(name) revoked: its token is refused from now on (within a second on running sinks).")
         }
     }

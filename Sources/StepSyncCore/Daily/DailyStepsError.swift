@@ -4,23 +4,13 @@
 /// Messages name the parameter at fault and never echo more than the first 64 characters of what was given. The sink
 /// answers them with 400 and the CLI prints them; ``parameter`` is `nil` for problems of the samples themselves.
 public struct DailyStepsError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: String, Hashable, Sendable {
-        case invalidDate = "invalid_date"
-        case invalidSpan = "invalid_span"
-        case invalidTimeZone = "invalid_tz"
-        case invalidPriority = "invalid_priority"
-        case invalidSample = "invalid_sample"
-        case samplesOutOfOrder = "samples_out_of_order"
-        case totalTooLarge = "total_too_large"
-    }
-
-    private let code: Code
+    private let code: ErrorKind
     /// The request parameter at fault (`from`, `to`, `tz`, `priority`, or the CLI's `--from`, …), when there is one.
     public let parameter: String?
     /// What is wrong, without the parameter's name.
     public let detail: String
 
-    private init(_ code: Code, parameter: String?, detail: String) {
+    private init(_ code: ErrorKind, parameter: String?, detail: String) {
         self.code = code
         self.parameter = parameter
         self.detail = detail

@@ -1,21 +1,13 @@
 /// Why a deletions body (``DeletionRequest``) is refused, with the field at fault: `uuids[2]: "abc" is not a UUID`.
 /// Messages quote at most 64 Unicode scalars of a value (``InputExcerpt``). The sink answers them with 400.
 public struct DeletionRequestError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: String, Hashable, Sendable {
-        case malformedJSON = "malformed_json"
-        case missingField = "missing_field"
-        case wrongType = "wrong_type"
-        case invalidType = "invalid_type"
-        case invalidUUID = "invalid_uuid"
-    }
-
-    private let code: Code
+    private let code: ErrorKind
     /// The body field at fault (`type`, `uuids`), or `nil` for malformed JSON.
     public let field: String?
     /// What is wrong, for people.
     public let message: String
 
-    private init(_ code: Code, field: String?, _ message: String) {
+    private init(_ code: ErrorKind, field: String?, _ message: String) {
         self.code = code
         self.field = field
         self.message = message
