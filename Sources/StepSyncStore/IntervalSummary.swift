@@ -34,24 +34,19 @@ public struct IntervalSummary: Hashable, Sendable, Codable {
     /// Creates an empty summary.
     public init() {}
 
+    /// The counts added up by ``add(_:keepSums:)``.
+    private static let counts: [WritableKeyPath<IntervalSummary, Int> & Sendable] = [
+        \.intervals, \.pending, \.inFlight, \.synced, \.failed, \.oversize,
+        \.samples, \.syncedSamples, \.deletions, \.syncedDeletions,
+    ]
+    /// The totals added up always (steps) and only within one type (sums).
+    private static let steps: [WritableKeyPath<IntervalSummary, Double> & Sendable] = [\.steps, \.syncedSteps]
+    private static let sums: [WritableKeyPath<IntervalSummary, Double> & Sendable] = [\.sum, \.syncedSum]
+
     /// Adds `other`'s counts (sums only when both are of one type: `keepSums`).
     mutating func add(_ other: IntervalSummary, keepSums: Bool) {
-        intervals += other.intervals
-        pending += other.pending
-        inFlight += other.inFlight
-        synced += other.synced
-        failed += other.failed
-        oversize += other.oversize
-        steps += other.steps
-        syncedSteps += other.syncedSteps
-        samples += other.samples
-        syncedSamples += other.syncedSamples
-        deletions += other.deletions
-        syncedDeletions += other.syncedDeletions
-        if keepSums {
-            sum += other.sum
-            syncedSum += other.syncedSum
-        }
+        for path in Self.counts { self[keyPath: path] += other[keyPath: path] }
+        for path in keepSums ? Self.steps + Self.sums : Self.steps { self[keyPath: path] += other[keyPath: path] }
     }
 }
 
