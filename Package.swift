@@ -63,6 +63,11 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], resources: [
+            // Compiled into the binary as byte arrays (`PackageResources`), so `stepsync` stays one file: the
+            // dashboard page (`GET /`) and the OpenAPI document (`GET /openapi.json`), served byte for byte.
+            .embedInCode("Resources/dashboard.html"),
+            .embedInCode("Resources/openapi.json"),
         ]),
 
         // The sink's storage on PostgreSQL (PostgresNIO): many clients, per-client tokens, exactly once by a unique

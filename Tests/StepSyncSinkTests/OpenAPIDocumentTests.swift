@@ -33,6 +33,7 @@ struct OpenAPIDocumentTests {
                 #expect(reply.status == 200)
                 #expect(reply.headers["content-type"] == "application/json")
                 #expect(reply.body == OpenAPIDocument.bytes)
+                #expect(reply.body == sinkResourceBytes("openapi.json"))
                 #expect(try await anonymous.send(.GET, "/stats").status == 401)
                 #expect(try await client.send(.GET, "/stats").status == 200)
             }

@@ -17,6 +17,7 @@ struct SinkDashboardTests {
                 let reply = try await anonymous.send(.GET, "/")
                 #expect(reply.status == 200)
                 #expect(reply.headers["content-type"] == "text/html; charset=utf-8")
+                #expect(reply.body == sinkResourceBytes("dashboard.html"))
                 #expect(reply.headers["content-security-policy"]?.contains("default-src 'none'") == true)
                 #expect(reply.headers["content-security-policy"]?.contains("connect-src 'self'") == true)
                 let html = reply.text

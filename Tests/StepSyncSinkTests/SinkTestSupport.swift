@@ -178,6 +178,14 @@ func fileBytes(_ path: String) -> [UInt8] {
     (FileManager.default.contents(atPath: path)).map(Array.init) ?? []
 }
 
+/// The bytes of `Sources/StepSyncSink/Resources/<name>` in this checkout: the file SwiftPM compiles into the sink
+/// (`.embedInCode`), which it must serve byte for byte.
+func sinkResourceBytes(_ name: String) -> [UInt8] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    return fileBytes(root.appendingPathComponent("Sources/StepSyncSink/Resources/\(name)").path)
+}
+
 /// The stored sample lines of the file, decoded (tombstones left out).
 func storedSamples(_ path: String) throws -> [WireSample] {
     try String(decoding: fileBytes(path), as: UTF8.self).split(separator: "\n")
