@@ -141,7 +141,9 @@ public struct HTTPUploader: Uploader {
             let responseBody = try await response.body.collect(upTo: 1 << 20)
             let status = Int(response.status.code)
             if (200..<300).contains(status) {
-                let ack = endpoint.isDeletion ? Self.deletionAcknowledgement(responseBody) : Self.acknowledgement(responseBody)
+                let bytes = responseBody.readableBytesView
+                let ack = endpoint.isDeletion ? (try? SinkDeletionAnswer(bytes: bytes))?.acknowledgement
+                                              : (try? SinkIngestAnswer(bytes: bytes))?.acknowledgement
                 guard let ack else {
                     return .rejected(status: 502, message: "the sink's answer is not an acknowledgement: "
                                      + Self.text(responseBody), retryAfterSeconds: nil)
@@ -149,7 +151,8 @@ public struct HTTPUploader: Uploader {
                 return .accepted(ack)
             }
             if (400..<500).contains(status), !endpoint.isDeletion,
-               let refusal = Self.sampleRefusal(responseBody, status: status, itemCount: itemCount) {
+               let refusal = (try? SinkErrorAnswer(bytes: responseBody.readableBytesView))?
+                   .sampleRefusal(status: status, itemCount: itemCount) {
                 return .refusedSample(refusal)
             }
             return .rejected(status: status, message: Self.message(responseBody, status: response.status),
@@ -194,21 +197,25 @@ public struct HTTPUploader: Uploader {
     ///
     /// - Throws: ``SyncError/remote(_:)`` on a non-2xx answer; the client's error when the sink cannot be reached.
     public func emptySink() async throws -> [(type: SampleType?, deleted: Int)] {
-        let listing = try await call(.GET, "/samples/types")
-        let counts = (listing["types"] as? [String: Any]) ?? [:]
+        let listing = try await call(.GET, "/samples/types", answer: SinkTypesAnswer.self)
         var deleted: [(type: SampleType?, deleted: Int)] = []
-        for name in counts.keys.sorted() {
-            let type = SampleType(name)
-            let answer = try await call(.DELETE, "/samples?type=" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name))
-            deleted.append((type, answer["deleted"] as? Int ?? 0))
+        for name in listing.types.keys.sorted() {
+            let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+            let answer = try await call(.DELETE, "/samples?type=" + query, answer: SinkClearAnswer.self)
+            deleted.append((SampleType(name), answer.deleted))
         }
-        let rest = try await call(.DELETE, "/samples")["deleted"] as? Int ?? 0
+        let rest = try await call(.DELETE, "/samples", answer: SinkClearAnswer.self).deleted
         if rest > 0 { deleted.append((nil, rest)) }
         return deleted
     }
 
-    /// `method <server><path>` with the token; the answer's JSON object.
-    private func call(_ method: HTTPMethod, _ path: String) async throws -> [String: Any] {
+    /// `method <server><path>` with the token; the answer read as `answer`.
+    ///
+    /// - Throws: ``SyncError/remote(_:)`` on a non-2xx answer or one that is not `answer` (naming the field at fault
+    ///   and quoting the body's start); the client's error when the sink cannot be reached.
+    private func call<Answer: SinkAnswer>(_ method: HTTPMethod, _ path: String, answer: Answer.Type) async throws
+        -> Answer
+    {
         var request = HTTPClientRequest(url: server + path)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -216,64 +223,22 @@ public struct HTTPUploader: Uploader {
         let body = try await response.body.collect(upTo: 1 << 20)
         let endpoint = String(path.prefix { $0 != "?" })
         guard (200..<300).contains(Int(response.status.code)) else {
-            throw SyncError.remote("\(method.rawValue) \(endpoint): HTTP \(response.status.code): \(Self.message(body, status: response.status))")
+            let message = Self.message(body, status: response.status)
+            throw SyncError.remote("\(method.rawValue) \(endpoint): HTTP \(response.status.code): \(message)")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] else {
-            throw SyncError.remote("\(method.rawValue) \(endpoint): the answer is not a JSON object: \(Self.text(body).prefix(200))")
+        do {
+            return try Answer(bytes: body.readableBytesView)
+        } catch {
+            throw SyncError.remote("\(method.rawValue) \(endpoint): \(error)")
         }
-        return object
     }
 
     // MARK: - Responses
 
-    private struct Acknowledgement: Decodable {
-        var saved: Int
-        var inserted: Int?
-        var duplicates: Int?
-    }
-
-    private struct DeletionAcknowledgement: Decodable {
-        var deleted: Int
-        var missing: Int
-    }
-
-    private static func deletionAcknowledgement(_ body: ByteBuffer) -> SinkAcknowledgement? {
-        guard let ack = try? JSONDecoder().decode(DeletionAcknowledgement.self, from: Data(body.readableBytesView)) else {
-            return nil
-        }
-        return SinkAcknowledgement(saved: ack.deleted + ack.missing, inserted: 0, duplicates: 0, deleted: ack.deleted)
-    }
-
-    /// A 4xx naming one sample: `{"error":"negative_value","message":…,"index":3,"field":"value"}` with an index
-    /// inside the request.
-    private static func sampleRefusal(_ body: ByteBuffer, status: Int, itemCount: Int) -> SampleRefusal? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
-              let index = object["index"] as? Int, index >= 0, index < itemCount
-        else { return nil }
-        let message = (object["message"] as? String) ?? "sample \(index) refused"
-        let reason = (object["error"] as? String) ?? "refused"
-        return SampleRefusal(status: status, index: index, reason: String(reason.prefix(64)),
-                             field: (object["field"] as? String).map { String($0.prefix(64)) },
-                             message: String(message.prefix(300)))
-    }
-
-    private static func acknowledgement(_ body: ByteBuffer) -> SinkAcknowledgement? {
-        guard let ack = try? JSONDecoder().decode(Acknowledgement.self, from: Data(body.readableBytesView)) else {
-            return nil
-        }
-        let inserted = ack.inserted ?? ack.saved
-        return SinkAcknowledgement(saved: ack.saved, inserted: inserted, duplicates: ack.duplicates ?? ack.saved - inserted)
-    }
-
-    /// The server's message from an error body: `{"error":{"message":…}}` (Hummingbird), `{"message":…}`,
-    /// `{"error":"…"}`, or the text itself.
+    /// The server's message from an error body (``SinkErrorAnswer/message(in:)``: the sink's, Hummingbird's,
+    /// a proxy's JSON), or the text itself, or the status's reason phrase for an empty body.
     private static func message(_ body: ByteBuffer, status: HTTPResponseStatus) -> String {
-        if let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] {
-            if let error = object["error"] as? [String: Any], let message = error["message"] as? String { return message }
-            if let message = object["message"] as? String { return message }
-            if let message = object["error"] as? String { return message }
-            if let message = object["reason"] as? String { return message }
-        }
+        if let message = SinkErrorAnswer.message(in: body.readableBytesView) { return message }
         let text = text(body)
         return text.isEmpty ? status.reasonPhrase : text
     }

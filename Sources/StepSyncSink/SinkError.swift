@@ -1,11 +1,11 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import StepSyncCore
 
-/// An error answered to the client: a status and a JSON body `{"error":…,"message":…,"index":…,"field":…}`
-/// (`index` and `field` when a sample is at fault). Messages never quote more than 64 characters of the input.
+/// An error answered to the client: a status and a JSON body ``SinkErrorAnswer``,
+/// `{"error":…,"field":…,"index":…,"message":…}` (`index` and `field` when a sample is at fault). Messages never
+/// quote more than 64 characters of the input.
 public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
     private enum Code: String {
         case badRequest = "bad_request"
@@ -122,13 +122,11 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
 
     public var description: String { "\(status.code) \(kind): \(message)" }
 
-    /// The JSON body.
-    var body: [UInt8] {
-        var object: [String: Any] = ["error": kind, "message": message]
-        if let sampleIndex { object["index"] = sampleIndex }
-        if let field { object["field"] = field }
-        return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
-    }
+    /// The JSON body, as the sync reads it.
+    var answer: SinkErrorAnswer { SinkErrorAnswer(error: kind, message: message, index: sampleIndex, field: field) }
+
+    /// The JSON body's bytes.
+    var body: [UInt8] { answer.encoded() }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers

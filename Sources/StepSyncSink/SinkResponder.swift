@@ -112,15 +112,11 @@ struct SinkResponder: HTTPResponder {
 
     /// `GET /health`: 200 `{"api":1,"service":"stepsync","status":"ok"}`, or 503
     /// `{"status":"degraded","reason":…,"since":…}` (with `api` and `service`) while writes fail
-    /// (``SinkHealthAnswer``: the sync checks it is talking to a stepsync sink).
+    /// (``SinkHealthBody``; ``SinkHealthAnswer``: the sync checks it is talking to a stepsync sink).
     private func health() async -> Response {
         let health = await storage.health()
-        guard let reason = health.degradedReason else {
-            return json(#"{"api":\#(SinkHealthAnswer.apiVersion),"service":"\#(SinkHealthAnswer.service)","status":"ok"}"#)
-        }
-        let object: [String: Any] = ["status": "degraded", "reason": reason, "since": health.degradedSince ?? 0,
-                                     "service": SinkHealthAnswer.service, "api": SinkHealthAnswer.apiVersion]
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        guard let reason = health.degradedReason else { return json(SinkHealthBody.ok.encoded()) }
+        let body = SinkHealthBody.degraded(reason: reason, since: health.degradedSince ?? 0).encoded()
         return Response(status: .serviceUnavailable,
                         headers: [.contentType: "application/json", .retryAfter: String(configuration.retryAfterSeconds)],
                         body: .init(byteBuffer: ByteBuffer(bytes: body)))
@@ -139,7 +135,8 @@ struct SinkResponder: HTTPResponder {
         }
         let outcome = try await storage.insert(SampleBatch(decoded, body: body), for: client)
         activity.recordIngest(inserted: outcome.inserted, duplicates: outcome.duplicates, client: client)
-        return json(#"{"saved":\#(decoded.samples.count),"message":"Success","inserted":\#(outcome.inserted),"duplicates":\#(outcome.duplicates)}"#)
+        return json(SinkIngestAnswer(saved: decoded.samples.count, inserted: outcome.inserted,
+                                     duplicates: outcome.duplicates).encoded())
     }
 
     private func decode(_ body: ByteBuffer, _ shape: Shape) throws(WireError) -> DecodedSamples {
@@ -157,7 +154,7 @@ struct SinkResponder: HTTPResponder {
     /// `DELETE /steps`, `DELETE /samples[?type=T]`.
     private func clear(_ types: [SampleType]?, client: ClientIdentity) async throws -> Response {
         let count = try await storage.clear(types, for: client)
-        return json(#"{"message":"Deleted \#(count) samples","deleted":\#(count)}"#)
+        return json(SinkClearAnswer(deleted: count).encoded())
     }
 
     /// `POST /steps/delete {"uuids":[…]}` and `POST /samples/delete {"type":…,"uuids":[…]}`.
@@ -173,7 +170,7 @@ struct SinkResponder: HTTPResponder {
         }
         let (type, uuids) = (parsed.type, parsed.uuids)
         let outcome = try await storage.delete(uuids, type: type, for: client)
-        return json(#"{"deleted":\#(outcome.deleted),"missing":\#(outcome.missing)}"#)
+        return json(SinkDeletionAnswer(deleted: outcome.deleted, missing: outcome.missing).encoded())
     }
 
     /// `GET /steps` and `GET /samples?type=T`: `{"storedCount":N,"samples":[…],"nextCursor":…}`.
@@ -215,9 +212,7 @@ struct SinkResponder: HTTPResponder {
 
     /// `GET /samples/types`: `{"types":{"T":count,…}}`.
     private func types(client: ClientIdentity) async throws -> Response {
-        let counts = try await storage.typeCounts(for: client)
-        let items = counts.sorted { $0.key < $1.key }.map { #""\#($0.key.rawValue)":\#($0.value)"# }
-        return json(#"{"types":{\#(items.joined(separator: ","))}}"#)
+        return json(SinkTypesAnswer(counts: try await storage.typeCounts(for: client)).encoded())
     }
 
     /// `GET /steps/daily?from=YYYY-MM-DD&to=YYYY-MM-DD&tz=IANA&priority=A,B`: the step total of every local day

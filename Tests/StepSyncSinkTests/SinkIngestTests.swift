@@ -20,6 +20,8 @@ struct SinkIngestTests {
                 #expect(reply.json["message"] as? String == "Success")
                 #expect(reply.json["inserted"] as? Int == 2)
                 #expect(reply.json["duplicates"] as? Int == 0)
+                // Byte for byte the acknowledgement HealthStepsSync's clients know (``SinkIngestAnswer``).
+                #expect(reply.text == #"{"saved":2,"message":"Success","inserted":2,"duplicates":0}"#)
                 if backend == .jsonl {
                     let lines = String(decoding: fileBytes(path), as: UTF8.self).split(separator: "\n")
                     #expect(lines.count == 2)

@@ -4,23 +4,19 @@ import Foundation
 /// `{"status":"degraded","reason":…,"since":…,"service":"stepsync","api":1}` with 503.
 ///
 /// The sync asks it before sending anything, so that a `--server` pointing at something else (a plain web server, a
-/// wrong path) is found out at once instead of failing every interval for hours.
+/// wrong path) is found out at once instead of failing every interval for hours. The body itself is a
+/// ``SinkHealthBody``.
 public enum SinkHealthAnswer {
     /// What the sink names itself.
     public static let service = "stepsync"
     /// The version of the sink's API (`/steps`, `/samples`, their deletions and answers).
     public static let apiVersion = 1
 
-    private struct Shape: Decodable {
-        var status: String
-        var service: String?
-    }
-
     /// Whether `body` is a stepsync sink's `/health` answer: a JSON object whose `status` is `ok` or `degraded`, and
     /// whose `service`, when present, is ``service`` (sinks before API version 1 sent only `status`).
+    /// The body is read as a ``SinkHealthBody``, the type the sink writes it with.
     public static func isSink(_ body: [UInt8]) -> Bool {
-        guard let shape = try? JSONDecoder().decode(Shape.self, from: Data(body)) else { return false }
-        return (shape.status == "ok" || shape.status == "degraded") && (shape.service ?? service) == service
+        (try? SinkHealthBody(bytes: body))?.isStepSyncSink ?? false
     }
 
     /// At most `limit` characters of an answer's body for a message: an HTML page's `<title>` if it has one, else its

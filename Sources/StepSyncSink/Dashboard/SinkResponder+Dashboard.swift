@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -51,36 +50,18 @@ extension SinkResponder {
         let done = activity.snapshot(for: client)
         let description = storage.storageDescription
 
-        func time(_ ms: Int64?) -> Any { ms.map { ISO8601Millis.format($0) as Any } ?? NSNull() }
-        let types = Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
-        let object: [String: Any] = [
-            "samples": [
-                "total": counts.values.reduce(0, +),
-                "steps": counts[.stepCount] ?? 0,
-                "types": types,
-                "firstStepStart": time(bounds?.lowerBound),
-                "lastStepStart": time(bounds?.upperBound),
-            ] as [String: Any],
-            "activity": [
-                "startedAt": time(done.startedAtMs),
-                "requests": done.requests,
-                "errors": done.errors,
-                "ingests": done.ingests,
-                "inserted": done.inserted,
-                "duplicates": done.duplicates,
-                "lastIngest": time(done.lastIngestMs),
-                "lastRequest": time(done.lastRequestMs),
-            ] as [String: Any],
-            "storage": [
-                "kind": description.kind,
-                "location": description.location,
-                "files": usage.items.map { ["name": $0.name, "bytes": Int($0.bytes)] as [String: Any] },
-                "totalBytes": Int(usage.totalBytes),
-                "status": health.isDegraded ? "degraded" : "ok",
-                "reason": health.degradedReason.map { $0 as Any } ?? NSNull(),
-            ] as [String: Any],
-        ]
-        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return json(Array(body))
+        func time(_ ms: Int64?) -> String? { ms.map { ISO8601Millis.format($0) } }
+        let answer = SinkStatsAnswer(
+            samples: .init(total: counts.values.reduce(0, +), steps: counts[.stepCount] ?? 0,
+                           types: SinkTypesAnswer(counts: counts).types,
+                           firstStepStart: time(bounds?.lowerBound), lastStepStart: time(bounds?.upperBound)),
+            activity: .init(startedAt: time(done.startedAtMs), requests: done.requests, errors: done.errors,
+                            ingests: done.ingests, inserted: done.inserted, duplicates: done.duplicates,
+                            lastIngest: time(done.lastIngestMs), lastRequest: time(done.lastRequestMs)),
+            storage: .init(kind: description.kind, location: description.location,
+                           files: usage.items.map { .init(name: $0.name, bytes: Int($0.bytes)) },
+                           totalBytes: Int(usage.totalBytes), status: health.isDegraded ? "degraded" : "ok",
+                           reason: health.degradedReason))
+        return json(try answer.encoded())
     }
 }
