@@ -1,0 +1,234 @@
+extension SyncRunMachine {
+    /// The settings the run's decisions depend on.
+    public struct Configuration: Hashable, Sendable {
+        /// The most requests in flight at once (≥ 1).
+        public var concurrency: Int
+        /// The most samples one request of several packed intervals carries (``RequestPacking``); `0` sends every
+        /// interval alone.
+        public var maxSamplesPerRequest: Int
+        /// How long and how often to wait for a sink that is down, and when to give up.
+        public var outagePolicy: SinkOutageMachine.Policy
+        /// Probe the sink (`GET /health`) before the first request.
+        public var probeFirst: Bool
+        /// The most rejected samples ``Tally/rejected`` lists (``Tally/rejectedCount`` counts them all).
+        public var maxListedRejections: Int
+
+        /// Creates the settings; `concurrency` is clamped to at least 1.
+        public init(
+            concurrency: Int = 3,
+            maxSamplesPerRequest: Int = 5_000,
+            outagePolicy: SinkOutageMachine.Policy = .default,
+            probeFirst: Bool = true,
+            maxListedRejections: Int = 1_000
+        ) {
+            self.concurrency = max(1, concurrency)
+            self.maxSamplesPerRequest = max(0, maxSamplesPerRequest)
+            self.outagePolicy = outagePolicy
+            self.probeFirst = probeFirst
+            self.maxListedRejections = max(0, maxListedRejections)
+        }
+    }
+
+    /// Where the run stands.
+    public enum Phase: Hashable, Sendable {
+        /// Before ``Event/started``.
+        case starting
+        /// Probing the sink before the first request.
+        case probingFirst
+        /// Sending: requests start while the sink is up (and no stop was requested).
+        case sending
+        /// Waiting for the sink, nothing in flight.
+        case waitingForSink
+        /// Probing the sink after a wait.
+        case probing
+        /// Gave up waiting for the sink.
+        case gaveUp
+        /// Over: nothing is in flight and nothing more starts.
+        case finished
+    }
+
+    /// What the engine tells the machine: the run began, or one of its tasks ended.
+    public enum Event: Hashable, Sendable {
+        /// The run begins (the engine's task group is open).
+        case started
+        /// The probe of the sink (`GET /health`) ended: `nil` when the sink answered, else why it could not be
+        /// reached.
+        case probed(SinkFailure?)
+        /// The stop signal reached `count` requests (the watcher of ``Action/watchStop(count:)`` returned).
+        case stopSignalled(count: Int)
+        /// A request's task ended with `result`; it left out `rejected` samples as invalid, and `notPending` of its
+        /// intervals were no longer pending when claimed (skipped).
+        case requestEnded(RequestResult, rejected: [RejectedSample] = [], notPending: Int = 0)
+        /// The wait for the sink ended: `completed` when it ran its course (not cut short by a stop).
+        case waitEnded(completed: Bool)
+    }
+
+    /// How one request's task ended, for the intervals it claimed.
+    public enum RequestResult: Hashable, Sendable {
+        /// `intervals` intervals carrying `count` samples (or deletions) were acknowledged and marked synced.
+        case synced(IntervalKind, intervals: Int, count: Int, SinkAcknowledgement)
+        /// The interval (a request of one) was marked failed.
+        case failed
+        /// This many intervals went back to pending (a stop, a cancellation).
+        case requeued(Int)
+        /// None of the request's intervals was pending any more.
+        case notPending
+        /// A request of several intervals hit a permanent failure: they are pending again and go alone.
+        case split([SyncInterval])
+        /// The sink as a whole could not take the request: the intervals are pending again.
+        case sinkUnavailable([SyncInterval], SinkFailure)
+        /// The sink does not serve the endpoint of `interval`'s request (404/405 to `/samples`): its `intervals`
+        /// intervals stay pending, and so does every later one of that endpoint.
+        case endpointMissing(SyncInterval, message: String, intervals: Int)
+    }
+
+    /// What the engine must do, in the order given.
+    public enum Action: Hashable, Sendable {
+        /// Claim, send and mark these intervals as one request, in a task of its own; its end comes back as
+        /// ``Event/requestEnded(_:rejected:notPending:)``.
+        case send([SyncInterval])
+        /// Probe the sink (`GET /health`) in a task; its answer comes back as ``Event/probed(_:)``.
+        case probeSink
+        /// Say so, and wait this long for the sink in a task (ending at once on a stop); its end comes back as
+        /// ``Event/waitEnded(completed:)``.
+        case waitForSink(Duration, SinkFailure)
+        /// Watch the stop signal in a task until it reaches `count` requests; comes back as
+        /// ``Event/stopSignalled(count:)``.
+        case watchStop(count: Int)
+        /// The first stop: nothing new starts; the `inFlight` requests finish.
+        case stopping(inFlight: Int)
+        /// The second stop: cancel the tasks in flight (their intervals go back to pending).
+        case cancelInFlight(Int)
+        /// Stop waiting for the sink (down for the outage budget, or a failure waiting cannot mend): every unsent
+        /// interval stays pending.
+        case giveUp(SinkFailure, afterSeconds: Double)
+        /// The sink does not serve the endpoint of `interval`'s request: say so (once per endpoint).
+        case endpointUnsupported(SyncInterval, message: String)
+        /// Tell the caller where the run stands.
+        case progress(Progress)
+        /// The run is over: nothing is in flight and nothing more starts. End the stop watchers and summarise.
+        case finish
+    }
+
+    /// Where the run stands, for the engine's progress callback (`SyncProgress`).
+    public struct Progress: Hashable, Sendable {
+        /// Intervals finished (synced, failed, put back, skipped).
+        public var done: Int
+        /// Intervals the run set out to send.
+        public var total: Int
+        /// Of `done`, those synced.
+        public var synced: Int
+        /// Of `done`, those failed.
+        public var failed: Int
+        /// Samples acknowledged by the sink.
+        public var samplesSent: Int
+        /// Samples left out as invalid.
+        public var rejected: Int
+        /// Time since the run began.
+        public var elapsed: Duration
+        /// Seconds since the run began less the time spent waiting for the sink, as of the last request's end.
+        public var activeSeconds: Double
+        /// The wait for the sink under way, if any.
+        public var serverWait: SinkWait?
+
+        /// Creates a progress.
+        public init(done: Int, total: Int, synced: Int, failed: Int, samplesSent: Int, rejected: Int,
+                    elapsed: Duration, activeSeconds: Double, serverWait: SinkWait? = nil) {
+            self.done = done
+            self.total = total
+            self.synced = synced
+            self.failed = failed
+            self.samplesSent = samplesSent
+            self.rejected = rejected
+            self.elapsed = elapsed
+            self.activeSeconds = activeSeconds
+            self.serverWait = serverWait
+        }
+    }
+
+    /// A wait for the sink: why, and for how long.
+    public struct SinkWait: Hashable, Sendable {
+        /// Why the sink is waited for.
+        public var failure: SinkFailure
+        /// How long until it is probed.
+        public var delay: Duration
+
+        /// Creates a wait.
+        public init(failure: SinkFailure, delay: Duration) {
+            self.failure = failure
+            self.delay = delay
+        }
+    }
+
+    /// The run gave up waiting for the sink.
+    public struct GiveUp: Hashable, Sendable {
+        /// The outage's last failure.
+        public var failure: SinkFailure
+        /// How long the outage had lasted, in seconds.
+        public var afterSeconds: Double
+
+        /// Creates a give-up.
+        public init(failure: SinkFailure, afterSeconds: Double) {
+            self.failure = failure
+            self.afterSeconds = afterSeconds
+        }
+    }
+
+    /// An endpoint the sink does not serve.
+    public struct Unsupported: Hashable, Sendable {
+        /// The first interval of the request the sink refused so (its endpoint is the one).
+        public var interval: SyncInterval
+        /// What the sink answered: `HTTP 404: …`.
+        public var message: String
+
+        /// Creates the record of an endpoint the sink does not serve.
+        public init(interval: SyncInterval, message: String) {
+            self.interval = interval
+            self.message = message
+        }
+    }
+
+    /// What the run did so far: the engine's report (`SyncReport`) and progress are made of it.
+    public struct Tally: Hashable, Sendable {
+        /// Intervals the run set out to send.
+        public internal(set) var total = 0
+        /// Intervals finished: synced, failed, put back, skipped or no longer pending.
+        public internal(set) var done = 0
+        /// Intervals marked synced.
+        public internal(set) var synced = 0
+        /// Intervals marked failed.
+        public internal(set) var failed = 0
+        /// Intervals put back to pending (stopped, cancelled, or the sink down while stopping).
+        public internal(set) var requeued = 0
+        /// Intervals left pending because the sink does not serve their endpoint.
+        public internal(set) var skipped = 0
+        /// Samples in the samples intervals synced.
+        public internal(set) var samples = 0
+        /// Of `samples`, those the sink stored for the first time.
+        public internal(set) var inserted = 0
+        /// Of `samples`, those the sink already held.
+        public internal(set) var duplicates = 0
+        /// Deleted samples' uuids sent in deletions intervals.
+        public internal(set) var deletionsSent = 0
+        /// Of `deletionsSent`, those the sink deleted.
+        public internal(set) var deleted = 0
+        /// Samples left out as invalid, each counted once.
+        public internal(set) var rejectedCount = 0
+        /// The first of them (at most ``Configuration/maxListedRejections``), in the order found.
+        public internal(set) var rejected: [RejectedSample] = []
+        /// Waits for the sink.
+        public internal(set) var serverWaits = 0
+        /// Seconds spent waiting for the sink.
+        public internal(set) var serverWaitSeconds: Double = 0
+        /// Seconds since the run began less `serverWaitSeconds`, as of the last request's end.
+        public internal(set) var activeSeconds: Double = 0
+        /// The wait for the sink under way, if any.
+        public internal(set) var serverWait: SinkWait?
+        /// Whether a stop was requested.
+        public internal(set) var stopped = false
+        /// Set when the run gave up waiting for the sink.
+        public internal(set) var gaveUp: GiveUp?
+        /// The endpoints the sink does not serve, in the order found.
+        public internal(set) var unsupported: [Unsupported] = []
+    }
+}
