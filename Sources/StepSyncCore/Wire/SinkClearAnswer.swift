@@ -38,9 +38,9 @@ public struct SinkClearAnswer: SinkAnswer, Hashable {
         var out: [UInt8] = []
         out.reserveCapacity(64)
         out.append(contentsOf: #"{"message":"Deleted "#.utf8)
-        WireEncoder.appendInteger(Int64(deleted), to: &out)
+        JSONBytes.appendInteger(Int64(deleted), to: &out)
         out.append(contentsOf: #" samples","deleted":"#.utf8)
-        WireEncoder.appendInteger(Int64(deleted), to: &out)
+        JSONBytes.appendInteger(Int64(deleted), to: &out)
         out.append(UInt8(ascii: "}"))
         return out
     }

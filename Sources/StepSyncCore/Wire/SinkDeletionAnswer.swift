@@ -22,9 +22,9 @@ public struct SinkDeletionAnswer: SinkAnswer, Hashable {
         var out: [UInt8] = []
         out.reserveCapacity(48)
         out.append(contentsOf: #"{"deleted":"#.utf8)
-        WireEncoder.appendInteger(Int64(deleted), to: &out)
+        JSONBytes.appendInteger(Int64(deleted), to: &out)
         out.append(contentsOf: #","missing":"#.utf8)
-        WireEncoder.appendInteger(Int64(missing), to: &out)
+        JSONBytes.appendInteger(Int64(missing), to: &out)
         out.append(UInt8(ascii: "}"))
         return out
     }

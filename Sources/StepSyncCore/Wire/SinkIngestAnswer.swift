@@ -50,11 +50,11 @@ public struct SinkIngestAnswer: SinkAnswer, Hashable {
         var out: [UInt8] = []
         out.reserveCapacity(96)
         out.append(contentsOf: #"{"saved":"#.utf8)
-        WireEncoder.appendInteger(Int64(saved), to: &out)
+        JSONBytes.appendInteger(Int64(saved), to: &out)
         out.append(contentsOf: #","message":"Success","inserted":"#.utf8)
-        WireEncoder.appendInteger(Int64(inserted), to: &out)
+        JSONBytes.appendInteger(Int64(inserted), to: &out)
         out.append(contentsOf: #","duplicates":"#.utf8)
-        WireEncoder.appendInteger(Int64(duplicates), to: &out)
+        JSONBytes.appendInteger(Int64(duplicates), to: &out)
         out.append(UInt8(ascii: "}"))
         return out
     }
