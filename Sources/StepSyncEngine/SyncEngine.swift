@@ -119,6 +119,9 @@ public struct SyncEngine: Sendable {
         try await withThrowingTaskGroup(of: SyncRunMachine.Event.self) { group in
             var actions = machine.handle(.started, stopRequests: stop.requestCount, at: elapsed())
             while !perform(actions, in: &group, stop: stop, bodyLimit: bodyLimit, progress: progress) {
+                // The run's own task cancelled (its caller gave up on it): as a second Ctrl-C, so it ends now rather
+                // than spinning through waits that return at once until the give-up deadline.
+                if Task.isCancelled { while stop.requestCount < 2 { stop.request() } }
                 guard let event = try await group.next() else { break }
                 actions = machine.handle(event, stopRequests: stop.requestCount, at: elapsed())
             }

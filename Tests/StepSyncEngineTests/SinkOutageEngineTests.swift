@@ -55,6 +55,21 @@ struct SinkOutageEngineTests {
         #expect(ledger.count == 12 && ledger.allSatisfy { $0.status == .pending && $0.attempts == 0 })
     }
 
+    @Test("the run's task cancelled while it waits for a dead sink: it ends at once with every interval pending (a manual clock that never moves: no spin through waits until the give-up deadline)")
+    func cancelledWhileWaitingForTheSink() async throws {
+        let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 2)
+        let port = try await closedPort()
+        let clock = TestClock(.manual)
+        let run = Task { try await engine(fixture, port: port, clock: clock) { try await $0.run() } }
+        await clock.waitForSleepers(1)
+        run.cancel()
+        let report = try await run.value
+        #expect(report.synced == 0 && report.failed == 0 && report.pending == 6 && !report.isComplete)
+        #expect(clock.sleeps == [.seconds(2)])
+        let ledger = try fixture.store.intervals()
+        #expect(ledger.count == 6 && ledger.allSatisfy { $0.status == .pending && $0.attempts == 0 })
+    }
+
     @Test("the sink comes up during the shared wait: the same run carries on and completes")
     func sinkComesUpDuringTheWait() async throws {
         let fixture = try SyncFixture(intervals: 9, samplesPerInterval: 4)
