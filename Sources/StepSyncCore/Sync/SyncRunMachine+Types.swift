@@ -130,20 +130,6 @@ extension SyncRunMachine {
         public var activeSeconds: Double
         /// The wait for the sink under way, if any.
         public var serverWait: SinkWait?
-
-        /// Creates a progress.
-        public init(done: Int, total: Int, synced: Int, failed: Int, samplesSent: Int, rejected: Int,
-                    elapsed: Duration, activeSeconds: Double, serverWait: SinkWait? = nil) {
-            self.done = done
-            self.total = total
-            self.synced = synced
-            self.failed = failed
-            self.samplesSent = samplesSent
-            self.rejected = rejected
-            self.elapsed = elapsed
-            self.activeSeconds = activeSeconds
-            self.serverWait = serverWait
-        }
     }
 
     /// A wait for the sink: why, and for how long.
@@ -152,12 +138,6 @@ extension SyncRunMachine {
         public var failure: SinkFailure
         /// How long until it is probed.
         public var delay: Duration
-
-        /// Creates a wait.
-        public init(failure: SinkFailure, delay: Duration) {
-            self.failure = failure
-            self.delay = delay
-        }
     }
 
     /// The run gave up waiting for the sink.
@@ -166,12 +146,6 @@ extension SyncRunMachine {
         public var failure: SinkFailure
         /// How long the outage had lasted, in seconds.
         public var afterSeconds: Double
-
-        /// Creates a give-up.
-        public init(failure: SinkFailure, afterSeconds: Double) {
-            self.failure = failure
-            self.afterSeconds = afterSeconds
-        }
     }
 
     /// An endpoint the sink does not serve.

@@ -82,6 +82,20 @@ public enum JSONBytes {
         }
     }
 
+    /// A small object of integers written by hand: each piece's literal text (keys, punctuation, fixed values), then
+    /// its integer, and `}` after the last — `[("{\"deleted\":", 3), (",\"missing\":", 1)]` → `{"deleted":3,"missing":1}`.
+    /// The acknowledgements' bodies, in the key order the wire documents.
+    public static func integerObject(_ pieces: [(text: String, value: Int)]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(pieces.count * 32 + 1)
+        for piece in pieces {
+            out.append(contentsOf: piece.text.utf8)
+            appendInteger(Int64(piece.value), to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
     // MARK: - Members of objects and arrays
 
     /// Appends a comma unless `out` ends with `[` or `{` (the first member of an array or object).

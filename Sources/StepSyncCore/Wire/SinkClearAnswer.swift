@@ -35,13 +35,6 @@ public struct SinkClearAnswer: SinkAnswer, Hashable {
 
     /// `{"message":"Deleted N samples","deleted":N}`.
     public func encoded() -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        out.append(contentsOf: #"{"message":"Deleted "#.utf8)
-        JSONBytes.appendInteger(Int64(deleted), to: &out)
-        out.append(contentsOf: #" samples","deleted":"#.utf8)
-        JSONBytes.appendInteger(Int64(deleted), to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
+        JSONBytes.integerObject([(#"{"message":"Deleted "#, deleted), (#" samples","deleted":"#, deleted)])
     }
 }

@@ -19,14 +19,7 @@ public struct SinkDeletionAnswer: SinkAnswer, Hashable {
 
     /// `{"deleted":N,"missing":M}`.
     public func encoded() -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(48)
-        out.append(contentsOf: #"{"deleted":"#.utf8)
-        JSONBytes.appendInteger(Int64(deleted), to: &out)
-        out.append(contentsOf: #","missing":"#.utf8)
-        JSONBytes.appendInteger(Int64(missing), to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
+        JSONBytes.integerObject([(#"{"deleted":"#, deleted), (#","missing":"#, missing)])
     }
 
     /// The acknowledgement the sync's send machine works with: every uuid of the request is `saved` (gone from the

@@ -47,16 +47,9 @@ public struct SinkIngestAnswer: SinkAnswer, Hashable {
 
     /// `{"saved":N,"message":"Success","inserted":I,"duplicates":D}`.
     public func encoded() -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(96)
-        out.append(contentsOf: #"{"saved":"#.utf8)
-        JSONBytes.appendInteger(Int64(saved), to: &out)
-        out.append(contentsOf: #","message":"Success","inserted":"#.utf8)
-        JSONBytes.appendInteger(Int64(inserted), to: &out)
-        out.append(contentsOf: #","duplicates":"#.utf8)
-        JSONBytes.appendInteger(Int64(duplicates), to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
+        JSONBytes.integerObject([
+            (#"{"saved":"#, saved), (#","message":"Success","inserted":"#, inserted), (#","duplicates":"#, duplicates),
+        ])
     }
 
     /// The acknowledgement the sync's send machine works with.

@@ -15,49 +15,20 @@ struct SinkStatsAnswer: Encodable, Sendable, Equatable {
         /// Samples per type identifier.
         var types: [String: Int]
         /// The start of the first and last step samples (ISO-8601, ms), `null` for none.
-        var firstStepStart: String?
-        var lastStepStart: String?
-
-        private enum CodingKeys: String, CodingKey {
-            case total, steps, types, firstStepStart, lastStepStart
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(total, forKey: .total)
-            try container.encode(steps, forKey: .steps)
-            try container.encode(types, forKey: .types)
-            try container.encode(firstStepStart, forKey: .firstStepStart)
-            try container.encode(lastStepStart, forKey: .lastStepStart)
-        }
+        @NullWhenAbsent var firstStepStart: String?
+        @NullWhenAbsent var lastStepStart: String?
     }
 
     /// What the sink has done since it started (``SinkActivity``); instants ISO-8601, `null` when not yet.
     struct Activity: Encodable, Sendable, Equatable {
-        var startedAt: String?
+        @NullWhenAbsent var startedAt: String?
         var requests: Int
         var errors: Int
         var ingests: Int
         var inserted: Int
         var duplicates: Int
-        var lastIngest: String?
-        var lastRequest: String?
-
-        private enum CodingKeys: String, CodingKey {
-            case startedAt, requests, errors, ingests, inserted, duplicates, lastIngest, lastRequest
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(startedAt, forKey: .startedAt)
-            try container.encode(requests, forKey: .requests)
-            try container.encode(errors, forKey: .errors)
-            try container.encode(ingests, forKey: .ingests)
-            try container.encode(inserted, forKey: .inserted)
-            try container.encode(duplicates, forKey: .duplicates)
-            try container.encode(lastIngest, forKey: .lastIngest)
-            try container.encode(lastRequest, forKey: .lastRequest)
-        }
+        @NullWhenAbsent var lastIngest: String?
+        @NullWhenAbsent var lastRequest: String?
     }
 
     /// One file (JSONL) or relation (PostgreSQL) and its size.
@@ -75,21 +46,7 @@ struct SinkStatsAnswer: Encodable, Sendable, Equatable {
         /// `ok` or `degraded`.
         var status: String
         /// Why writes fail, `null` when they do not.
-        var reason: String?
-
-        private enum CodingKeys: String, CodingKey {
-            case kind, location, files, totalBytes, status, reason
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(location, forKey: .location)
-            try container.encode(files, forKey: .files)
-            try container.encode(totalBytes, forKey: .totalBytes)
-            try container.encode(status, forKey: .status)
-            try container.encode(reason, forKey: .reason)
-        }
+        @NullWhenAbsent var reason: String?
     }
 
     var samples: Samples
@@ -102,5 +59,18 @@ struct SinkStatsAnswer: Encodable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Array(try encoder.encode(self))
+    }
+}
+
+/// An optional member written as `null` when absent (`JSONEncoder` leaves such a key out), as the dashboard expects.
+@propertyWrapper
+struct NullWhenAbsent<Value: Encodable & Sendable & Equatable>: Encodable, Sendable, Equatable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
 }
