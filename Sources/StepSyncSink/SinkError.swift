@@ -7,19 +7,7 @@ import StepSyncCore
 /// `{"error":…,"field":…,"index":…,"message":…}` (`index` and `field` when a sample is at fault). Messages never
 /// quote more than 64 characters of the input.
 public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
-    private enum Code: String {
-        case badRequest = "bad_request"
-        case unauthorized
-        case forbiddenHost = "misdirected_host"
-        case notFound = "not_found"
-        case methodNotAllowed = "method_not_allowed"
-        case tooLarge = "too_large"
-        case unsupportedMediaType = "unsupported_media_type"
-        case storage = "storage_unavailable"
-        case busy
-    }
-
-    private let code: Code
+    private let code: ErrorKind
     /// The HTTP status answered.
     public let status: HTTPResponse.Status
     /// What went wrong, for people.
@@ -30,7 +18,7 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
     /// Extra response headers (`Allow`, `WWW-Authenticate`, `Retry-After`).
     public var headers: HTTPFields = [:]
 
-    private init(_ code: Code, _ status: HTTPResponse.Status, _ message: String) {
+    private init(_ code: ErrorKind, _ status: HTTPResponse.Status, _ message: String) {
         self.code = code
         self.status = status
         self.message = message
@@ -64,7 +52,7 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
     /// 421: a request to a loopback sink whose `Host` is not a loopback name — a web page reaching it through DNS
     /// rebinding.
     static func foreignHost(_ host: String) -> SinkError {
-        SinkError(.forbiddenHost, .misdirectedRequest, """
+        SinkError(.misdirectedHost, .misdirectedRequest, """
             this sink listens on loopback and answers only requests for localhost, 127.0.0.1 or [::1], \
             not "\(host.prefix(64))"
             """)
@@ -96,7 +84,7 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
 
     /// 503 with `Retry-After`: the storage cannot write now; nothing of the request was acknowledged.
     static func unavailable(_ message: String, retryAfterSeconds: Int) -> SinkError {
-        var e = SinkError(.storage, .serviceUnavailable, message)
+        var e = SinkError(.storageUnavailable, .serviceUnavailable, message)
         e.headers[.retryAfter] = String(retryAfterSeconds)
         return e
     }

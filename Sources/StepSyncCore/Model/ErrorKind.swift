@@ -1,9 +1,30 @@
 /// The machine-readable keys of stepsync's refusals, in one vocabulary: the `error` of a sink's 4xx/5xx body and
-/// the `kind` of the errors behind it (a daily-totals request, a deletions body, the PostgreSQL storage). A client
+/// the `kind` of the errors behind it (the sink's own, a daily-totals request, a deletions body, the PostgreSQL
+/// storage). A client
 /// branches on these, never on the wording of a message.
 ///
 /// A sample's own problems have their keys in ``SampleProblem/Reason`` (`end_before_start`, …).
 public enum ErrorKind: String, Sendable, CaseIterable {
+    // The sink's own refusals (`SinkError`).
+    /// A request the sink cannot use (a parameter, a header, a body that is not wire JSON).
+    case badRequest = "bad_request"
+    /// No or a wrong bearer token (401).
+    case unauthorized
+    /// A `Host` that is not a loopback name on a loopback bind (421).
+    case misdirectedHost = "misdirected_host"
+    /// No such path (404).
+    case notFound = "not_found"
+    /// A method the path does not allow (405).
+    case methodNotAllowed = "method_not_allowed"
+    /// A body over the limit (413).
+    case tooLarge = "too_large"
+    /// A `Content-Type` or `Content-Encoding` the sink does not read (415).
+    case unsupportedMediaType = "unsupported_media_type"
+    /// The storage cannot write now (503, retry).
+    case storageUnavailable = "storage_unavailable"
+    /// Too much in flight now (503, retry).
+    case busy
+
     // Daily step totals (``DailyStepsError``).
     /// A date that is not `YYYY-MM-DD`.
     case invalidDate = "invalid_date"
