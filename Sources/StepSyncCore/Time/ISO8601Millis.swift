@@ -51,7 +51,7 @@ public enum ISO8601Millis {
 
     /// The number the `count` ASCII digits of `b` at `at` write, or `nil` when one is not a digit or they run past the
     /// end: the one digit reader of the date parsers (the export's dates too).
-    @inlinable
+    @inlinable @inline(__always)
     public static func digits(_ b: UnsafeRawBufferPointer, at: Int, count: Int) -> Int? {
         guard at >= 0, at + count <= b.count else { return nil }
         var v = 0
