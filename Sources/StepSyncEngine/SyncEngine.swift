@@ -117,13 +117,10 @@ public struct SyncEngine: Sendable {
         let bodyLimit = SharedBodyLimit(configured: configuration.maxRequestBytes)
 
         try await withThrowingTaskGroup(of: SyncRunMachine.Event.self) { group in
-            var actions = machine.handle(.started, stopRequests: stop.requestCount, at: elapsed())
+            var actions = machine.handle(.started, stopRequests: Self.stopRequests(stop), at: elapsed())
             while !perform(actions, in: &group, stop: stop, bodyLimit: bodyLimit, progress: progress) {
-                // The run's own task cancelled (its caller gave up on it): as a second Ctrl-C, so it ends now rather
-                // than spinning through waits that return at once until the give-up deadline.
-                if Task.isCancelled { while stop.requestCount < 2 { stop.request() } }
                 guard let event = try await group.next() else { break }
-                actions = machine.handle(event, stopRequests: stop.requestCount, at: elapsed())
+                actions = machine.handle(event, stopRequests: Self.stopRequests(stop), at: elapsed())
             }
             // Only the stop watchers can be left: end them.
             group.cancelAll()
@@ -190,6 +187,13 @@ public struct SyncEngine: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// The stop requests the machine is told of: the caller's, or two once the run's own task is cancelled (its
+    /// caller gave up on it) — so it ends at once rather than spinning through waits that return immediately until
+    /// the give-up deadline.
+    static func stopRequests(_ stop: SyncStop) -> Int {
+        Task.isCancelled ? max(2, stop.requestCount) : stop.requestCount
+    }
 
     /// Waits `delay` on `time`'s clock; returns `false` at once when a stop is (or was) requested or the task is
     /// cancelled.

@@ -140,12 +140,6 @@ public final class TestClock: Clock, @unchecked Sendable {
 }
 
 extension TestClock {
-    /// This clock as the engine's and the sink's time: sleeps and stopwatches on it, `nowMs` the given wall clock
-    /// (the system's unless a test fixes it).
+    /// This clock as the engine's and the sink's time: sleeps and stopwatches on it, the system's wall clock.
     public var time: TimeSource { TimeSource(self) }
-
-    /// This clock with a wall clock of its own: `wallStartMs` plus the time this clock has moved.
-    public func time(wallStartMs: Int64) -> TimeSource {
-        TimeSource(self, nowMs: { [self] in wallStartMs + Int64((now.offset.inSeconds * 1000).rounded(.down)) })
-    }
 }

@@ -7,8 +7,9 @@ import Foundation
 /// The sync leaves a sample a 4xx names out and resends the rest (``sampleRefusal(status:itemCount:)``), and shows
 /// the message of any other error (``message(in:)``, which also reads other servers' error bodies).
 public struct SinkErrorAnswer: SinkAnswer, Hashable {
-    /// The machine-readable kind: `bad_request`, `unauthorized`, `not_found`, `too_large`, `storage_unavailable`,
-    /// `busy`, or the problem of a refused sample (`malformed_json`, `negative_value`, `too_many_types`, …).
+    /// The machine-readable kind: an ``ErrorKind`` (`bad_request`, `not_found`, `storage_unavailable`,
+    /// `too_many_types`, …) or, for a refused sample, its ``WireError`` or ``SampleProblem/Reason`` key
+    /// (`malformed_json`, `negative_value`, …). A string, so an unknown key from a newer sink still reads.
     public var error: String
     /// What went wrong, for people.
     public var message: String
