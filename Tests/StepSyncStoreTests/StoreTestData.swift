@@ -51,6 +51,7 @@ enum StoreTestData {
             case .category: (Double(Int.random(in: 0...5, using: &rng)), "", Int64.random(in: 1...3, using: &rng) * Milliseconds.hour)
             case .workout:
                 (Double(Int.random(in: 20...90, using: &rng) * 60), "s", Int64.random(in: 20...90, using: &rng) * Milliseconds.minute)
+            case .series: (Double(Int.random(in: 1...600, using: &rng)), "count", Int64.random(in: 1...600, using: &rng) * 1000)
             }
             return HealthSample(uuid: UUID(uuid: uuidBytes(&rng)), type: type, startMs: start, endMs: start + length,
                                 utcOffsetSeconds: 3600, value: value, unit: unit, sourceName: "Apple Watch",

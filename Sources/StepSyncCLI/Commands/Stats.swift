@@ -91,7 +91,7 @@ extension StepSyncCommand {
         }
 
         /// The keys of one entry: always `kind`, `samples`, `first`, `last`; then `sum` (cumulative), `min`,
-        /// `average`, `max` (discrete) or `durationSeconds` (category, workout). `values: false` leaves out the
+        /// `average`, `max` (discrete), `durationSeconds` (category, workout) or `points` and `durationSeconds` (series). `values: false` leaves out the
         /// value figures (a type recorded in several units).
         static func figures(_ s: SampleStatistics, values: Bool) -> [String: Any] {
             var entry: [String: Any] = [
@@ -108,6 +108,9 @@ extension StepSyncCommand {
                     entry["max"] = s.maximum
                 }
             case .category, .workout:
+                entry["durationSeconds"] = Double(s.durationMs) / 1000
+            case .series:
+                entry["points"] = Int(s.sum)
                 entry["durationSeconds"] = Double(s.durationMs) / 1000
             }
             return entry
@@ -144,6 +147,10 @@ extension StepSyncCommand {
                     out.append(kind == .category ? "category (spans)" : "workouts")
                     out.append(Format.table(header: ["type", "source", "samples", "duration (h)", first, "last"],
                                             rows: rows.map { lead($0) + [decimal(Double($0.durationMs) / 3_600_000)] + span($0) }))
+                case .series:
+                    out.append("series (route and ECG parts)")
+                    out.append(Format.table(header: ["type", "source", "parts", "points", "duration (h)", first, "last"],
+                                            rows: rows.map { lead($0) + [Format.number($0.sum), decimal(Double($0.durationMs) / 3_600_000)] + span($0) }))
                 }
             }
             return out.joined(separator: "\n")

@@ -5,6 +5,7 @@
 /// | step counts | ``maxSteps`` (10,000) and ``maxSamples`` (5,000) |
 /// | other cumulative types (distance, energy, flights…) | ``maxSamples``, and a sum limit when one is given in ``maxSums`` |
 /// | discrete, category, workout | ``maxSamples`` (a sum of heart rates or sleep codes means nothing) |
+/// | series (route parts, ECG parts: ≤ 56 KiB each) | ``maxSamples`` and at most ``SeriesLimits/maxPartsPerInterval`` |
 ///
 /// ```swift
 /// let limits = LayeringLimits(maxSteps: 10_000, maxSamples: 5_000,
@@ -39,7 +40,8 @@ public struct LayeringLimits: Hashable, Sendable {
 
     /// The engine that layers `type` within these limits, aiming at `maxBucketsPerQuery` buckets per query.
     public func engine(for type: SampleType, maxBucketsPerQuery: Int = 16_384) -> LayeringEngine {
-        LayeringEngine(maxSteps: maxSum(of: type) ?? .infinity, maxSamples: maxSamples,
+        LayeringEngine(maxSteps: maxSum(of: type) ?? .infinity,
+                       maxSamples: type.kind == .series ? min(maxSamples, SeriesLimits.maxPartsPerInterval) : maxSamples,
                        maxBucketsPerQuery: maxBucketsPerQuery)
     }
 

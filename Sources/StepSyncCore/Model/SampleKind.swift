@@ -15,6 +15,9 @@ public enum SampleKind: String, CaseIterable, Codable, Hashable, Sendable {
     case category
     /// A workout (`HKWorkoutTypeIdentifier`).
     case workout
+    /// A part of a series attached to another record: a workout route's GPS points (``RoutePart``), an ECG's
+    /// voltages (``ElectrocardiogramPart``). Its value is the part's point count, so a sum counts points.
+    case series
 }
 
 extension SampleType {
@@ -27,6 +30,7 @@ extension SampleType {
     public var kind: SampleKind {
         let raw = rawValue
         if raw == SampleType.workout.rawValue { return .workout }
+        if raw == SampleType.workoutRoute.rawValue || raw == SampleType.electrocardiogram.rawValue { return .series }
         if raw.hasPrefix("HKCategoryTypeIdentifier") { return .category }
         if raw.hasPrefix("HKQuantityTypeIdentifier") {
             let name = raw.dropFirst("HKQuantityTypeIdentifier".count)

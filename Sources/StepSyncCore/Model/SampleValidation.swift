@@ -78,6 +78,11 @@ public enum SampleValidation {
                 return SampleProblem(.valueOutOfRange, field: field,
                                      detail: "\(value) is not a category code (a whole number in 0…1000000)")
             }
+        case .series:
+            guard value >= 1, value == value.rounded() else {
+                return SampleProblem(.valueOutOfRange, field: field,
+                                     detail: "\(value) is not the point count of a series part (a whole number ≥ 1)")
+            }
         case .discrete, .workout:
             break
         }

@@ -1,0 +1,155 @@
+import Foundation
+
+/// A run of a workout route's points: the unit in which routes are stored, layered, synced and de-duplicated.
+///
+/// A route (one GPX file, thousands of points) is cut into parts whose `details` stay under
+/// ``SeriesLimits/maxPartDetailsBytes``; each part is one ``HealthSample`` of ``SampleType/workoutRoute``: uuid
+/// ``uuid(workout:index:)``, start and end its first and last point's instants, value its point count (unit
+/// `count`), source and device the workout's, and `details` (columnar, `null` where a point lacks a value):
+///
+/// ```json
+/// {"workout":"UUID","part":0,"parts":3,"file":"/workout-routes/route_2025-06-01_7.05pm.gpx",
+///  "time":[1748797500000,…],"lat":[…],"lon":[…],"ele":[…],"speed":[…],"course":[…],"hAcc":[…],"vAcc":[…]}
+/// ```
+///
+/// The route of a workout is its parts `0..<parts` in order; their uuids follow from the workout's, so a sink finds
+/// them by uuid and a re-import names them the same.
+public struct RoutePart: Hashable, Sendable {
+    /// The workout the route belongs to.
+    public var workout: UUID
+    /// The part's index (0-based).
+    public var index: Int
+    /// How many parts the route has.
+    public var count: Int
+    /// The route's file in the export (`/workout-routes/….gpx`), when known.
+    public var file: String?
+    /// The part's points, in the route's order.
+    public var points: [RoutePoint]
+
+    /// Creates a part.
+    public init(workout: UUID, index: Int, count: Int, file: String?, points: [RoutePoint]) {
+        self.workout = workout
+        self.index = index
+        self.count = count
+        self.file = file
+        self.points = points
+    }
+
+    /// The uuid of part `index` of `workout`'s route.
+    public static func uuid(workout: UUID, index: Int) -> UUID {
+        NameBasedUUID.v5(namespace: SeriesLimits.namespace, name: "route|\(workout.uuidString)|\(index)")
+    }
+
+    /// This part's uuid.
+    public var uuid: UUID { Self.uuid(workout: workout, index: index) }
+
+    /// Cuts `points` (a whole route, in order) into parts whose details stay under `maxDetailsBytes`. An empty
+    /// route has no parts.
+    public static func split(_ points: [RoutePoint], workout: UUID, file: String?,
+                             maxDetailsBytes: Int = SeriesLimits.maxPartDetailsBytes) -> [RoutePart] {
+        // The fixed members: keys, uuid, indices (≤ 10 digits each) and the escaped file name (≤ 6 bytes a byte).
+        let overhead = 200 + (file?.utf8.count ?? 0) * 6
+        var parts: [[RoutePoint]] = []
+        var current: [RoutePoint] = []
+        var bytes = overhead
+        for point in points {
+            let cost = Self.width(of: point)
+            if !current.isEmpty, bytes + cost > maxDetailsBytes {
+                parts.append(current)
+                current = []
+                bytes = overhead
+            }
+            current.append(point)
+            bytes += cost
+        }
+        if !current.isEmpty { parts.append(current) }
+        return parts.enumerated().map {
+            RoutePart(workout: workout, index: $0.offset, count: parts.count, file: file, points: $0.element)
+        }
+    }
+
+    /// The bytes one point adds to the details (its eight values and their commas).
+    private static func width(of p: RoutePoint) -> Int {
+        var scratch: [UInt8] = []
+        JSONBytes.appendInteger(p.timeMs, to: &scratch)
+        return scratch.count + 8 + SeriesDetails.width(p.latitude) + SeriesDetails.width(p.longitude)
+            + SeriesDetails.width(p.elevation) + SeriesDetails.width(p.speed) + SeriesDetails.width(p.course)
+            + SeriesDetails.width(p.horizontalAccuracy) + SeriesDetails.width(p.verticalAccuracy)
+    }
+
+    /// The part's `details` JSON object.
+    public var detailsJSON: String {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(points.count * 80 + 256)
+        SeriesDetails.uuid("workout", workout, to: &out)
+        SeriesDetails.integer("part", Int64(index), to: &out)
+        SeriesDetails.integer("parts", Int64(count), to: &out)
+        if let file { JSONBytes.member("file", string: file, to: &out) }
+        JSONBytes.separator(&out)
+        JSONBytes.key("time", to: &out)
+        out.append(UInt8(ascii: "["))
+        for (i, p) in points.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONBytes.appendInteger(p.timeMs, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        SeriesDetails.numbers("lat", points.lazy.map { $0.latitude }, to: &out)
+        SeriesDetails.numbers("lon", points.lazy.map { $0.longitude }, to: &out)
+        SeriesDetails.numbers("ele", points.lazy.map { $0.elevation }, to: &out)
+        SeriesDetails.numbers("speed", points.lazy.map { $0.speed }, to: &out)
+        SeriesDetails.numbers("course", points.lazy.map { $0.course }, to: &out)
+        SeriesDetails.numbers("hAcc", points.lazy.map { $0.horizontalAccuracy }, to: &out)
+        SeriesDetails.numbers("vAcc", points.lazy.map { $0.verticalAccuracy }, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The part as a sample of ``SampleType/workoutRoute`` with `workout`'s source, device and UTC offset (`workout`
+    /// is the route's workout sample). `nil` for a part without points.
+    public func sample(of workout: HealthSample) -> HealthSample? {
+        guard let first = points.first, let last = points.last else { return nil }
+        return HealthSample(
+            uuid: uuid, type: .workoutRoute, startMs: first.timeMs, endMs: max(first.timeMs, last.timeMs),
+            utcOffsetSeconds: workout.utcOffsetSeconds, value: Double(points.count), unit: "count",
+            sourceName: workout.sourceName, sourceBundleId: workout.sourceBundleId,
+            sourceVersion: workout.sourceVersion, deviceName: workout.deviceName, deviceModel: workout.deviceModel,
+            details: detailsJSON)
+    }
+
+    /// Reads a part back from its `details`.
+    ///
+    /// - Throws: ``SeriesDetailsError`` when the details are not a route part's (a key missing, arrays of
+    ///   different lengths, a part index outside `0..<parts`).
+    public init(details: String) throws(SeriesDetailsError) {
+        let raw = try SeriesDetails.decode(Raw.self, from: details, what: "route part")
+        let n = raw.time.count
+        for (name, array) in [("lat", raw.lat.count), ("lon", raw.lon.count), ("ele", raw.ele?.count ?? n),
+                              ("speed", raw.speed?.count ?? n), ("course", raw.course?.count ?? n),
+                              ("hAcc", raw.hAcc?.count ?? n), ("vAcc", raw.vAcc?.count ?? n)] where array != n {
+            throw SeriesDetailsError(problem: "route part details: \(name) has \(array) values for \(n) times")
+        }
+        guard raw.parts > 0, (0..<raw.parts).contains(raw.part) else {
+            throw SeriesDetailsError(problem: "route part details: part \(raw.part) of \(raw.parts)")
+        }
+        self.init(workout: raw.workout, index: raw.part, count: raw.parts, file: raw.file, points: (0..<n).map { i in
+            RoutePoint(timeMs: raw.time[i], latitude: raw.lat[i], longitude: raw.lon[i], elevation: raw.ele?[i],
+                       speed: raw.speed?[i], course: raw.course?[i], horizontalAccuracy: raw.hAcc?[i],
+                       verticalAccuracy: raw.vAcc?[i])
+        })
+    }
+
+    private struct Raw: Decodable {
+        var workout: UUID
+        var part: Int
+        var parts: Int
+        var file: String?
+        var time: [Int64]
+        var lat: [Double]
+        var lon: [Double]
+        var ele: [Double?]?
+        var speed: [Double?]?
+        var course: [Double?]?
+        var hAcc: [Double?]?
+        var vAcc: [Double?]?
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The JSON writing and reading the series parts share (``RoutePart``, ``ElectrocardiogramPart``).
+enum SeriesDetails {
+    /// Appends `"key":[v,v,null,…]` after a separator.
+    static func numbers(_ name: StaticString, _ values: some Sequence<Double?>, to out: inout [UInt8]) {
+        JSONBytes.separator(&out)
+        JSONBytes.key(name, to: &out)
+        out.append(UInt8(ascii: "["))
+        var first = true
+        for value in values {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            if let value { JSONBytes.appendNumber(value, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// The bytes `value` takes in an array (without its comma).
+    static func width(_ value: Double?) -> Int {
+        guard let value else { return 4 }
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(24)
+        JSONBytes.appendNumber(value, to: &scratch)
+        return scratch.count
+    }
+
+    /// Appends `"key":"uuid"` after a separator.
+    static func uuid(_ name: StaticString, _ uuid: UUID, to out: inout [UInt8]) {
+        JSONBytes.member(name, string: uuid.uuidString, to: &out)
+    }
+
+    /// Appends `"key":n` after a separator.
+    static func integer(_ name: StaticString, _ value: Int64, to out: inout [UInt8]) {
+        JSONBytes.separator(&out)
+        JSONBytes.key(name, to: &out)
+        JSONBytes.appendInteger(value, to: &out)
+    }
+
+    /// Decodes `details` as `T`, naming the series in the error.
+    static func decode<T: Decodable>(_ type: T.Type, from details: String, what: String) throws(SeriesDetailsError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(details.utf8))
+        } catch {
+            throw SeriesDetailsError(problem: "\(what) details are not readable: \(error)")
+        }
+    }
+}
+
+/// Details of a series sample that are not a part of its kind (wrong keys, arrays of different lengths).
+public struct SeriesDetailsError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// What is wrong, for people.
+    public var problem: String
+    /// Creates an error.
+    public init(problem: String) { self.problem = problem }
+    /// The problem.
+    public var description: String { problem }
+}
