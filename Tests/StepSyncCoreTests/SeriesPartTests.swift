@@ -88,3 +88,16 @@ import Testing
         #expect(limits.engine(for: .heartRate).maxSamples == 5_000)
     }
 }
+
+extension SeriesPartTests {
+    @Test func requestsPackNoMoreSeriesPartsThanOneInterval() {
+        func interval(_ id: Int64, _ type: SampleType, samples: Int) -> SyncInterval {
+            SyncInterval(id: id, type: type, range: TimeRange(start: id * 1000, end: id * 1000 + 1000),
+                         steps: 0, samples: samples)
+        }
+        let routes = (1...10).map { interval($0, .workoutRoute, samples: 5) }
+        #expect(RequestPacking.count(routes, maxSamples: 5_000) == 3)
+        let beats = (1...10).map { interval($0, .heartRate, samples: 5) }
+        #expect(RequestPacking.count(beats, maxSamples: 5_000) == 10)
+    }
+}

@@ -10,7 +10,8 @@
 /// - the first is always taken (an interval larger than `maxSamples` goes alone);
 /// - a deletions interval goes alone, and `maxSamples <= 0` sends every interval alone;
 /// - the next ones are added while they are samples intervals of the first's type and the sum of their ledger sample
-///   counts stays within `maxSamples`, up to `maxIntervals`.
+///   counts stays within `maxSamples`, up to `maxIntervals`;
+/// - a series type (route and ECG parts, ``SeriesLimits``) packs no more parts than one of its intervals holds.
 ///
 /// O(k) for the k intervals taken.
 public enum RequestPacking {
@@ -20,6 +21,8 @@ public enum RequestPacking {
     ) -> Int {
         guard let first = pending.first else { return 0 }
         guard maxSamples > 0, first.kind == .samples else { return 1 }
+        // A series part carries up to 56 KiB of points: a request holds no more parts than one series interval.
+        let maxSamples = first.type.kind == .series ? min(maxSamples, SeriesLimits.maxPartsPerInterval) : maxSamples
         var taken = 1
         var samples = first.samples
         for interval in pending.dropFirst() {
