@@ -199,7 +199,7 @@ struct SeriesImportTests {
         }
         let zip = try F.zip(export.entries, named: "export.zip", in: w.directory)
         try w.store.insert([HealthSample(uuid: UUID(), type: .stepCount, startMs: 1_000, endMs: 2_000, value: 5,
-                                         unit: "count", sourceName: "iPhone", sourceBundleId: nil)])
+                                         unit: "count", sourceName: "iPhone", sourceBundleId: "")])
         let before = try w.snapshot()
 
         let error = #expect(throws: ImportError.self) { try w.importExport(zip, strict: true) }

@@ -16,10 +16,14 @@ struct RouteCascadeTests {
                                    value: Double(minutes * 60), unit: "s", sourceName: "Apple Watch",
                                    sourceBundleId: "com.apple.health.watch", deviceName: "Apple Watch",
                                    deviceModel: "Watch6,2")
-        let points = (0..<(minutes * 60)).map { k in
-            RoutePoint(timeMs: startMs + Int64(k) * 1000, latitude: 48.85 + Double(k + seed) * 1e-5,
-                       longitude: 2.35 + Double(k) * 2e-5, elevation: 35 + Double(k % 9), speed: 2.5, course: 90,
-                       horizontalAccuracy: 3, verticalAccuracy: 2)
+        var points: [RoutePoint] = []
+        for k in 0..<(minutes * 60) {
+            let time: Int64 = startMs + Int64(k) * 1000
+            let latitude: Double = 48.85 + Double(k + seed) * 1e-5
+            let longitude: Double = 2.35 + Double(k) * 2e-5
+            let elevation: Double = 35 + Double(k % 9)
+            points.append(RoutePoint(timeMs: time, latitude: latitude, longitude: longitude, elevation: elevation,
+                                     speed: 2.5, course: 90, horizontalAccuracy: 3, verticalAccuracy: 2))
         }
         let parts = RoutePart.split(points, workout: workout.uuid, file: "/workout-routes/route_\(seed).gpx")
             .compactMap { $0.sample(of: workout) }
@@ -58,7 +62,7 @@ struct RouteCascadeTests {
         #expect(summary.deletedByType == [.workout: 1, .workoutRoute: parts.count] && summary.missing == 0)
         #expect(try storedRouteUUIDs(store) == Set((routed[1].1 + routed[2].1 + orphan).map(\.uuid)))
         let second = try store.layer(limits: Self.limits)
-        #expect(second.anchor == first.anchor + 1 + parts.count)
+        #expect(second.anchor == first.anchor + 1 + Int64(parts.count))
         let deletions = second.intervals.filter { $0.kind == .deletions }
         #expect(Set(deletions.map(\.type)) == [.workout, .workoutRoute])
         var tombstoned: [UUID] = []

@@ -63,7 +63,7 @@ struct SeriesReader {
             let uuid = Self.orphanWorkoutUUID(file: file)
             // Only the uuid, source and offset of this stand-in are used (by `RoutePart.sample(of:)`).
             let standIn = HealthSample(uuid: uuid, type: .workout, startMs: 0, endMs: 0, value: 0, unit: "min",
-                                       sourceName: "Health", sourceBundleId: nil)
+                                       sourceName: "Health", sourceBundleId: "")
             try readRoute(bytes, file: file, workout: standIn, parser: &parser, emit: emit)
         }
         for file in attachments.files(in: ExportAttachments.electrocardiogramFolder, suffix: ".csv") {
