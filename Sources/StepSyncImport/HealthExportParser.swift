@@ -39,6 +39,8 @@ struct HealthExportParser: XMLTagHandler {
     private(set) var otherElements: [String: Int] = [:]
     /// Records nested in other elements (correlations), not stored.
     private(set) var nestedRecords = 0
+    /// The stored workouts that name a route file, in document order: what ``SeriesReader`` reads after the XML.
+    private(set) var routedWorkouts: [RoutedWorkout] = []
 
     private var records = RecordDecoder()
     private var workouts = WorkoutDecoder()
@@ -63,6 +65,12 @@ struct HealthExportParser: XMLTagHandler {
     private var childProblem: (SkipReason, String)?
 
     init() {}
+
+    /// Takes the remembered routed workouts (the list is not needed twice).
+    mutating func takeRoutedWorkouts() -> [RoutedWorkout] {
+        defer { routedWorkouts = [] }
+        return routedWorkouts
+    }
 
     /// How many samples wait to be drained.
     var pending: Int { samples.count }
@@ -191,7 +199,11 @@ struct HealthExportParser: XMLTagHandler {
         case .workout(let line):
             switch workouts.finish() {
             case .sample(let sample, let kind):
-                try emit(sample, kind: kind, line: line, element: "Workout")
+                if try emit(sample, kind: kind, line: line, element: "Workout"), let route = workouts.route {
+                    var workout = sample
+                    workout.details = nil  // a small list: only what the route's parts take from their workout
+                    routedWorkouts.append(RoutedWorkout(workout: workout, file: route, line: line))
+                }
             case .skip(let reason, let detail):
                 try skip(SkippedRecord(line: line, element: "Workout", type: workouts.activityType, reason: reason, detail: detail))
             }
@@ -199,19 +211,26 @@ struct HealthExportParser: XMLTagHandler {
     }
 
     /// Validates `sample` with the shared ``SampleValidation`` and keeps it, or skips it with the problem's reason.
-    private mutating func emit(_ sample: HealthSample, kind: SampleKind, line: Int, element: String) throws {
+    /// Returns whether it was kept.
+    @discardableResult
+    private mutating func emit(_ sample: HealthSample, kind: SampleKind, line: Int, element: String) throws -> Bool {
         if let problem = SampleValidation.problem(of: sample, kind: kind) {
             let type = element == "Workout" ? workouts.activityType : String(sample.type.rawValue.prefix(128))
-            return try skip(SkippedRecord(line: line, element: element, type: type, reason: .invalid(problem.reason),
-                                          detail: problem.description))
+            try skip(SkippedRecord(line: line, element: element, type: type, reason: .invalid(problem.reason),
+                                   detail: problem.description))
+            return false
         }
         samples.append(sample)
+        return true
     }
 
-    /// Counts a skipped record, or throws it when ``strict``.
-    private mutating func skip(_ record: SkippedRecord) throws {
+    /// Counts a skipped record (or route or ECG file), or throws it when ``strict``: an ``XMLProblem`` of kind
+    /// `.strict` for a record, ``ImportError`` naming the file for a file (`file` is the export's display name).
+    mutating func skip(_ record: SkippedRecord, in file: String? = nil) throws {
         if strict {
-            throw XMLProblem(kind: .strict, line: record.line, reason: "\(record.element)\(record.type.map { " \($0)" } ?? "") cannot be imported (\(record.reason.key)): \(record.detail)")
+            let reason = "\(record.element)\(record.type.map { " \($0)" } ?? "") cannot be imported (\(record.reason.key)): \(record.detail)"
+            if let file, record.file != nil { throw ImportError.strictRefusal(file, reason: reason) }
+            throw XMLProblem(kind: .strict, line: record.line, reason: reason)
         }
         skipped[record.reason, default: 0] += 1
         if firstSkipped.count < Self.keptSkips { firstSkipped.append(record) }

@@ -8,6 +8,10 @@ import StepSyncStore
 /// ``HealthExportParser``, and every top-level record is inserted with a uuid derived from its content, so a
 /// second import of the same export adds nothing and a newer export adds only what is new.
 ///
+/// After the XML, the export's route files (`workout-routes/*.gpx`, each under the workout that names it) and ECG
+/// files (`electrocardiograms/*.csv`) are read, one at a time, and stored as series parts in the same transaction
+/// (``SeriesReader``, `Planning/series.md`).
+///
 /// A record that cannot be stored (a value missing on a quantity type or unreadable, a date that is not a date, a
 /// sample ``SampleValidation`` refuses) is skipped and counted by ``SkipReason``; the rest of the file is imported.
 /// With `strict`, such a record refuses the whole import instead.
@@ -43,6 +47,9 @@ public struct HealthImporter: Sendable {
             var parser = HealthExportParser()
             var insertedByType: [SampleType: Int] = [:]
             var bytesRead: Int64 = 0
+            var routes = 0
+            var routePoints = 0
+            var electrocardiograms = 0
         }
         // Two halves on two cores: a reader thread inflates, scans and decodes; this thread (the store's writer)
         // inserts. See `ImportPipeline`.
@@ -60,6 +67,24 @@ public struct HealthImporter: Sendable {
                     for sample in samples { try inserter.insert(sample) }
                     counts.bytesRead = bytesRead
                     progress(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: recordsRead))
+                case .series(let batch):
+                    // A route or recording counts as new when any of its parts is.
+                    var newParts = 0
+                    var newPoints = 0
+                    for sample in batch.samples {
+                        guard try inserter.insert(sample) else { continue }
+                        newParts += 1
+                        newPoints += Int(sample.value)
+                    }
+                    if newParts > 0 {
+                        switch batch.kind {
+                        case .route:
+                            counts.routes += 1
+                            counts.routePoints += newPoints
+                        case .electrocardiogram:
+                            counts.electrocardiograms += 1
+                        }
+                    }
                 case .finished(let parser, let bytesRead):
                     counts.parser = parser
                     counts.insertedByType = inserter.insertedByType
@@ -85,6 +110,9 @@ public struct HealthImporter: Sendable {
             firstSkipped: counts.parser.firstSkipped,
             otherElements: counts.parser.otherElements,
             nestedRecords: counts.parser.nestedRecords,
+            routes: counts.routes,
+            routePoints: counts.routePoints,
+            electrocardiograms: counts.electrocardiograms,
             seconds: elapsed.inSeconds)
     }
 }

@@ -49,6 +49,13 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+extension ImportError {
+    /// `--strict`: a route or ECG file of the export would have been skipped (the reason names the file and line).
+    static func strictRefusal(_ file: String, reason: String) -> ImportError {
+        ImportError(code: .strictRefusal, message: "\(file): \(reason); --strict imports nothing when a record or file would be skipped (without it, it is skipped and counted)")
+    }
+}
+
 /// A problem found while scanning XML, before the importer knows the file's display name.
 struct XMLProblem: Error {
     enum Kind {

@@ -12,7 +12,9 @@ final class ImportPipeline: @unchecked Sendable {
     enum Item {
         /// Decoded samples, with the bytes of XML and the records read so far.
         case samples([HealthSample], bytesRead: Int64, recordsRead: Int)
-        /// The end of the document: the parser with its counts.
+        /// The parts of one route or ECG file (read after the XML).
+        case series(SeriesBatch)
+        /// The end of the export: the parser with its counts (the route and ECG files' skips included).
         case finished(HealthExportParser, bytesRead: Int64)
         /// The producer failed (structural damage, `--strict`, an unreadable file).
         case failed(any Error)
@@ -83,7 +85,8 @@ final class ImportPipeline: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Runs the producer half on a thread of its own: reads `input`, scans and decodes it, and puts batches.
+    /// Runs the producer half on a thread of its own: reads `input`, scans and decodes it, and puts batches; then
+    /// reads the export's route and ECG files (``SeriesReader``) and puts their parts.
     func startProducer(input: ExportInput, path: String, file: String, strict: Bool) {
         let box = InputBox(input: input)
         let thread = Thread { [self] in
@@ -105,6 +108,12 @@ final class ImportPipeline: @unchecked Sendable {
                 try scanner.finish()
                 try parser.finish(line: scanner.line)
                 put(.samples(Self.groupedByType(parser.drain()), bytesRead: bytesRead, recordsRead: parser.recordsRead))
+                // Then the routes and ECGs, a file at a time, in the same transaction (see `SeriesReader`).
+                let reader = SeriesReader(attachments: ExportAttachments(input: box.input, path: path), exportName: file)
+                try reader.run(routed: parser.takeRoutedWorkouts(), parser: &parser, cancelled: { isCancelled }) { batch in
+                    put(.series(batch))
+                }
+                if isCancelled { return }
                 put(.finished(parser, bytesRead: bytesRead))
             } catch is Cancelled {
                 return

@@ -29,10 +29,16 @@ public struct ImportSummary: Sendable {
     public var otherElements: [String: Int]
     /// Records nested in correlations: they repeat top-level records and are not stored twice.
     public var nestedRecords: Int
+    /// Routes stored this run (a route file with at least one new part; a re-import stores none).
+    public var routes: Int
+    /// The points of the new route parts.
+    public var routePoints: Int
+    /// ECG recordings stored this run (an ECG file with at least one new part).
+    public var electrocardiograms: Int
     /// Wall-clock seconds the import took.
     public var seconds: Double
 
-    /// Records and workouts skipped.
+    /// Records, workouts and route or ECG files skipped.
     public var skippedCount: Int { skipped.values.reduce(0, +) }
 
     /// New step-count samples stored.

@@ -40,7 +40,8 @@ struct WorkoutDecoder {
     private var events: [UInt8] = []
     private var metadata: [UInt8] = []
     private var head: [UInt8] = []
-    private var route: String?
+    /// The path of the route file the workout being read names (`/workout-routes/….gpx`), if any.
+    private(set) var route: String?
     private var name: [UInt8] = []
 
     /// The activity type of the workout being read, for naming it when it is skipped.

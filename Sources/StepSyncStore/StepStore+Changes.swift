@@ -7,38 +7,23 @@ extension StepStore {
     // MARK: - Deleting samples
 
     /// Deletes the samples with these uuids (of any type), leaving a tombstone (uuid, type, start, next change
-    /// sequence) for each, in one transaction.
+    /// sequence) for each, in one transaction. A deleted workout takes its route parts with it
+    /// (``routePartUUIDs(_:workouts:)``): they count in the summary as deleted samples of
+    /// ``StepSyncCore/SampleType/workoutRoute``, and their tombstones delete them at the sink.
     @discardableResult
     public func deleteSamples(uuids: some Sequence<UUID>) throws -> DeleteSummary {
         try dbWriter.write { db in
-            var summary = DeleteSummary()
-            var seq = try Self.currentSequence(db)
-            var types: [Int64: SampleType] = [:]
-            var touched: [Int64: Set<Int64>] = [:]  // type id → hours whose rollup must be recomputed
-            let find = try db.makeStatement(sql: "SELECT seq, type_id, start_ms, value FROM sample WHERE uuid = ?")
-            let tombstone = try db.makeStatement(sql: "INSERT INTO tombstone (seq, uuid, type_id, start_ms) VALUES (?, ?, ?, ?)")
-            let delete = try db.makeStatement(sql: "DELETE FROM sample WHERE seq = ?")
+            var deletion = try SampleDeletion(db)
+            var workouts: [DeletedWorkout] = []
             for uuid in uuids {
-                guard let row = try Row.fetchOne(find, arguments: [uuid]) else {
-                    summary.missing += 1
+                guard let row = try deletion.delete(uuid) else {
+                    deletion.summary.missing += 1
                     continue
                 }
-                seq += 1
-                let typeId: Int64 = row[1]
-                try tombstone.execute(arguments: [seq, uuid, typeId, row[2] as Int64])
-                try delete.execute(arguments: [row[0] as Int64])
-                if types[typeId] == nil {
-                    types[typeId] = try String.fetchOne(db, sql: "SELECT identifier FROM sample_type WHERE id = ?",
-                                                        arguments: [typeId]).map(SampleType.init(rawValue:))
-                }
-                summary.add(types[typeId] ?? SampleType(""), count: 1, value: row[3])
-                touched[typeId, default: []].insert(Self.hour(of: row[2]))
+                if row.type == .workout { workouts.append(DeletedWorkout(uuid: uuid, startMs: row.startMs, endMs: row.endMs)) }
             }
-            for (typeId, hours) in touched {
-                for hour in hours { try Self.recomputeRollup(db, typeId: typeId, hours: hour, through: hour) }
-            }
-            try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
-            return summary
+            for part in try Self.routePartUUIDs(db, workouts: workouts) { _ = try deletion.delete(part) }
+            return try deletion.finish()
         }
     }
 
@@ -49,12 +34,21 @@ extension StepStore {
     }
 
     /// Deletes every sample of the given types (every type when `nil`) starting in `range`, leaving tombstones, in
-    /// one transaction. Tombstones take the next sequence numbers type by type, in `(start, uuid)` order.
+    /// one transaction. Tombstones take the next sequence numbers type by type, in `(start, uuid)` order. The deleted
+    /// workouts' route parts go too, wherever they start (``routePartUUIDs(_:workouts:)``), after the range's.
     @discardableResult
     public func deleteSamples(of types: Set<SampleType>?, in range: TimeRange) throws -> DeleteSummary {
         try dbWriter.write { db in
             var summary = DeleteSummary()
             var seq = try Self.currentSequence(db)
+            var workouts: [DeletedWorkout] = []
+            if types?.contains(.workout) ?? true, let workoutId = try Self.typeId(of: .workout, in: db, create: false) {
+                workouts = try Row.fetchAll(db, sql: """
+                    SELECT uuid, start_ms, end_ms FROM sample WHERE type_id = ? AND start_ms >= ? AND start_ms < ?
+                    """, arguments: [workoutId, range.start, range.end]).map {
+                    DeletedWorkout(uuid: $0[0], startMs: $0[1], endMs: $0[2])
+                }
+            }
             for row in try Row.fetchAll(db, sql: "SELECT id, identifier FROM sample_type ORDER BY identifier") {
                 let typeId: Int64 = row[0]
                 let type = SampleType(row[1] as String)
@@ -77,8 +71,51 @@ extension StepStore {
                 summary.add(type, count: Int(count), value: totals[1])
             }
             try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
+            let parts = try Self.routePartUUIDs(db, workouts: workouts)
+            guard !parts.isEmpty else { return summary }
+            var deletion = try SampleDeletion(db)
+            for part in parts { _ = try deletion.delete(part) }
+            let cascaded = try deletion.finish()
+            for (type, count) in cascaded.deletedByType {
+                summary.deleted += count
+                summary.deletedByType[type, default: 0] += count
+            }
+            summary.deletedValue += cascaded.deletedValue
             return summary
         }
+    }
+
+    // MARK: - Route parts of deleted workouts
+
+    /// A workout being deleted: what finds its route parts.
+    struct DeletedWorkout {
+        var uuid: UUID
+        var startMs: Int64
+        var endMs: Int64
+    }
+
+    /// How far before a workout's start, and after its end, its route parts are looked for (a GPS fix may come
+    /// before the workout starts; a route never spans days beyond it).
+    static let routeSearchMarginMs: Int64 = 86_400_000
+
+    /// The uuids of the stored route parts (``StepSyncCore/SampleType/workoutRoute``) whose details name one of
+    /// `workouts` (`"workout":"UUID"`, `Planning/series.md`), found with `json_extract` among the route samples
+    /// starting within ``routeSearchMarginMs`` of the workout (the `(type, start)` index bounds the scan).
+    static func routePartUUIDs(_ db: Database, workouts: [DeletedWorkout]) throws -> [UUID] {
+        guard !workouts.isEmpty, let routeId = try typeId(of: .workoutRoute, in: db, create: false) else { return [] }
+        let find = try db.makeStatement(sql: """
+            SELECT uuid FROM sample
+            WHERE type_id = ? AND start_ms >= ? AND start_ms <= ? AND upper(json_extract(details, '$.workout')) = ?
+            ORDER BY start_ms, uuid
+            """)
+        var parts: [UUID] = []
+        for workout in workouts {
+            parts += try UUID.fetchAll(find, arguments: [
+                routeId, workout.startMs - routeSearchMarginMs, workout.endMs + routeSearchMarginMs,
+                workout.uuid.uuidString.uppercased(),
+            ])
+        }
+        return parts
     }
 
     // MARK: - Tombstones

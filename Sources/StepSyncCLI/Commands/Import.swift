@@ -21,6 +21,10 @@ extension StepSyncCommand {
                 checksum mismatch, a tag that never closes, no export in the zip) is refused whole, and the store \
                 is left as it was.
 
+                Workout routes (workout-routes/*.gpx) and ECGs (electrocardiograms/*.csv) in the zip, or in the \
+                folder beside a bare export.xml, are stored too, as series parts. A damaged route or ECG file, or a \
+                route file a workout names but the export lacks, is skipped and counted like a record.
+
                 Examples:
                   stepsync import ~/Downloads/export.zip
                   stepsync import export.zip --strict --json
@@ -80,8 +84,9 @@ extension StepSyncCommand {
             return nil
         }
 
-        /// The `--json` object (`docs/json/import.schema.json`): `samples` counts the new samples, `stepSamples` the
-        /// new step samples, `steps` sums their steps, `recordsRead` counts the records read.
+        /// The `--json` object (`docs/json/import.schema.json`): `samples` counts the new samples (route and ECG
+        /// parts included), `stepSamples` the new step samples, `steps` sums their steps, `recordsRead` counts the
+        /// records read, `routes`, `routePoints` and `electrocardiograms` the new routes, their points and the new ECGs.
         static func jsonObject(_ s: ImportSummary) -> [String: Any] {
             var types: [String: Any] = [:]
             for (type, read) in s.recordsByType {
@@ -101,10 +106,14 @@ extension StepSyncCommand {
                     var object: [String: Any] = ["line": skip.line, "element": skip.element, "reason": skip.reason.key,
                                                  "detail": skip.detail]
                     if let type = skip.type { object["type"] = type }
+                    if let file = skip.file { object["file"] = file }
                     return object
                 },
                 "otherElements": s.otherElements,
                 "nestedRecords": s.nestedRecords,
+                "routes": s.routes,
+                "routePoints": s.routePoints,
+                "electrocardiograms": s.electrocardiograms,
                 "bytes": s.bytesRead,
                 "seconds": s.seconds,
                 "recordsPerSecond": s.recordsPerSecond,
@@ -131,11 +140,17 @@ extension StepSyncCommand {
             }
             lines.append("new steps: \(Format.number(s.insertedSteps)) in \(Format.number(s.insertedStepSamples)) samples")
             if s.insertedWorkouts > 0 { lines.append("new workouts: \(Format.number(s.insertedWorkouts))") }
+            if s.routes > 0 || s.electrocardiograms > 0 {
+                lines.append("new routes: \(Format.number(s.routes)) (\(Format.number(s.routePoints)) points), "
+                    + "new ECGs: \(Format.number(s.electrocardiograms))")
+            }
             if s.skippedCount > 0 {
                 let reasons = s.skipped.sorted { $0.key < $1.key }.map { "\($0.key.key) \(Format.number($0.value))" }
                 lines.append("skipped \(Format.number(s.skippedCount)) records that cannot be stored: " + reasons.joined(separator: ", "))
                 let place = s.entry.map { "\(s.file): \($0)" } ?? s.file
-                for skip in s.firstSkipped { lines.append("  \(place) \(skip)") }
+                for skip in s.firstSkipped {
+                    lines.append(skip.file == nil ? "  \(place) \(skip)" : "  \(s.file): \(skip)")
+                }
                 if s.skippedCount > s.firstSkipped.count {
                     lines.append("  … and \(Format.number(s.skippedCount - s.firstSkipped.count)) more (--strict refuses the import instead)")
                 }

@@ -90,11 +90,13 @@ public struct GPXRoute: Hashable, Sendable {
         /// At `<`: a declaration, comment, or element tag.
         mutating func tag() throws(GPXRouteError) {
             let start = line
-            if bytes[i...].starts(with: Self.commentOpen) {
+            // Comments and CDATA start `<!`: the (costly) prefix checks only run then.
+            let bang = i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "!")
+            if bang, bytes[i...].starts(with: Self.commentOpen) {
                 try skip(past: Self.commentClose, from: start)
                 return
             }
-            if bytes[i...].starts(with: Self.cdataOpen) {
+            if bang, bytes[i...].starts(with: Self.cdataOpen) {
                 let from = i + 9
                 try skip(past: Self.cdataClose, from: start)
                 if leaf != nil || inTrackName { text.append(contentsOf: bytes[from..<(i - 3)]) }
@@ -185,7 +187,7 @@ public struct GPXRoute: Hashable, Sendable {
                 return
             }
             if let leafName = leaf, tag == leafName, var current = point {
-                let value = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let value = String(decoding: Self.trimmed(text), as: UTF8.self)
                 leaf = nil
                 if tag == "time" {
                     guard let ms = Self.instant(value), ms >= Instants.min, ms <= Instants.max else {
@@ -278,6 +280,14 @@ public struct GPXRoute: Hashable, Sendable {
             let days = ISO8601Millis.days(fromCivil: Int64(year), month, day)
             let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
             return seconds * 1000 + Int64(millis)
+        }
+
+        /// `bytes` without leading and trailing ASCII whitespace (a leaf's text: a number or an instant).
+        static func trimmed(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+            guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+            else { return [] }
+            return bytes[first...last]
         }
 
         /// The five predefined entities (track names are user text).

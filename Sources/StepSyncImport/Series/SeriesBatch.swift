@@ -1,0 +1,18 @@
+import StepSyncCore
+
+/// The parts of one route or one ECG recording, handed from the reader to the store's writer as one batch, so the
+/// writer can count what was new per route or recording.
+struct SeriesBatch: Sendable {
+    /// What the parts are.
+    enum Kind: Sendable {
+        /// ``RoutePart`` samples of one route file.
+        case route
+        /// ``ElectrocardiogramPart`` samples of one ECG file.
+        case electrocardiogram
+    }
+
+    /// What the parts are.
+    var kind: Kind
+    /// The parts, as samples, in part order.
+    var samples: [HealthSample]
+}
