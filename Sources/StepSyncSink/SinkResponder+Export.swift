@@ -19,7 +19,8 @@ extension SinkResponder {
     /// starts, so a bad request or an unavailable storage gets its status; a failure after that cuts the body short
     /// (the connection closes before the final chunk, which every client reports as an error).
     func export(_ query: Query, client: ClientIdentity) async throws -> Response {
-        let type = try await query["type"].map { try await exportType(String($0), client: client) } ?? .stepCount
+        var type = SampleType.stepCount
+        if let text = query["type"] { type = try await exportType(String(text), client: client) }
         var format = ExportFormat.csv
         if let text = query["format"] {
             guard let named = ExportFormat(name: text) else {
