@@ -19,8 +19,6 @@ extension SinkResponder {
     /// starts, so a bad request or an unavailable storage gets its status; a failure after that cuts the body short
     /// (the connection closes before the final chunk, which every client reports as an error).
     func export(_ query: Query, client: ClientIdentity) async throws -> Response {
-        var type = SampleType.stepCount
-        if let text = query["type"] { type = try await exportType(String(text), client: client) }
         var format = ExportFormat.csv
         if let text = query["format"] {
             guard let named = ExportFormat(name: text) else {
@@ -39,6 +37,8 @@ extension SinkResponder {
         } catch let error as ExportRangeError {
             throw SinkError.badRequest(error.message, field: error.parameter)
         }
+        var type = SampleType.stepCount
+        if let text = query["type"] { type = try await exportType(String(text), client: client) }
         let storage = self.storage
         let pageQuery = SamplePageQuery(type: type, limit: Self.exportPageLimit, maxBytes: configuration.maxPageBytes,
                                         startRange: range.start..<range.end)
@@ -66,14 +66,20 @@ extension SinkResponder {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// The type `text` names: a short name of a type the client holds (any case), else a valid identifier.
+    /// The type `text` names: a HealthKit identifier (`HK…`), else the short name of a type the client holds (any
+    /// case); 400 naming `type` otherwise.
     private func exportType(_ text: String, client: ClientIdentity) async throws -> SampleType {
-        let wanted = text.lowercased()
         if !text.hasPrefix("HK") {
+            let wanted = text.lowercased()
             let held = try await storage.typeCounts(for: client).keys
             if let match = held.first(where: { $0.shortName.lowercased() == wanted || $0.rawValue.lowercased() == wanted }) {
                 return match
             }
+            let names = held.map(\.shortName).sorted().prefix(20).joined(separator: ", ")
+            throw SinkError.badRequest("""
+                type "\(text.prefix(64))" is neither a HealthKit identifier (HKQuantityTypeIdentifierHeartRate) nor \
+                the short name of a type you hold (\(names.isEmpty ? "none yet" : names))
+                """, field: "type")
         }
         let type = SampleType(text)
         if let problem = SampleValidation.typeProblem(type) {
