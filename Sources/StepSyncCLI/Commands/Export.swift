@@ -89,9 +89,9 @@ extension StepSyncCommand {
         func run() async throws {
             let store = try data.openExistingStore()
             let sampleType = try SampleTypeArgument.resolve(type, among: try store.sampleTypes())
-            let range = try range()
+            let startRange = try range()
             let format = resolvedFormat
-            let total = try store.total(of: sampleType, in: range).count
+            let total = try store.total(of: sampleType, in: startRange).count
             let started = ContinuousClock.now
             var output: ExportOutput
             do {
@@ -108,7 +108,7 @@ extension StepSyncCommand {
                     try output.write(ExportEncoder.header(format))
                     var buffer: [UInt8] = []
                     buffer.reserveCapacity(Self.pageSize * 320)
-                    try store.forEachSamplePage(of: sampleType, in: range, pageSize: Self.pageSize) { page in
+                    try store.forEachSamplePage(of: sampleType, in: startRange, pageSize: Self.pageSize) { page in
                         if stop.requested { throw ExportError.interrupted }
                         buffer.removeAll(keepingCapacity: true)
                         for sample in page { ExportEncoder.appendRow(sample, format: format, to: &buffer) }
@@ -136,8 +136,8 @@ extension StepSyncCommand {
                 try JSONOutput.print([
                     "type": sampleType.rawValue, "format": format.rawValue, "samples": rows,
                     "bytes": output.bytesWritten, "file": out,
-                    "from": range.start == ExportRange.all.start ? NSNull() : ISO8601Millis.format(range.start) as Any,
-                    "to": range.end == ExportRange.all.end ? NSNull() : ISO8601Millis.format(range.end) as Any,
+                    "from": Self.instant(startRange.start, open: ExportRange.all.start),
+                    "to": Self.instant(startRange.end, open: ExportRange.all.end),
                     "seconds": (seconds * 1000).rounded() / 1000,
                 ] as [String: Any])
                 return
@@ -150,6 +150,11 @@ extension StepSyncCommand {
             } else {
                 print(line)
             }
+        }
+
+        /// The instant `ms` for `--json`, or null when it is the open end `open` (no --from or --to).
+        static func instant(_ ms: Int64, open: Int64) -> Any {
+            ms == open ? NSNull() : ISO8601Millis.format(ms)
         }
 
         /// `1.2 MB`, `340 bytes`.
