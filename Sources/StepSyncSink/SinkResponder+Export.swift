@@ -19,12 +19,14 @@ extension SinkResponder {
     /// starts, so a bad request or an unavailable storage gets its status; a failure after that cuts the body short
     /// (the connection closes before the final chunk, which every client reports as an error).
     func export(_ query: Query, client: ClientIdentity) async throws -> Response {
-        var format = ExportFormat.csv
+        let format: ExportFormat
         if let text = query["format"] {
             guard let named = ExportFormat(name: text) else {
                 throw SinkError.badRequest("format \"\(text.prefix(64))\" is neither csv nor ndjson", field: "format")
             }
             format = named
+        } else {
+            format = .csv
         }
         let range: TimeRange
         do {
@@ -37,8 +39,7 @@ extension SinkResponder {
         } catch let error as ExportRangeError {
             throw SinkError.badRequest(error.message, field: error.parameter)
         }
-        var type = SampleType.stepCount
-        if let text = query["type"] { type = try await exportType(String(text), client: client) }
+        let type = if let text = query["type"] { try await exportType(String(text), client: client) } else { SampleType.stepCount }
         let storage = self.storage
         let pageQuery = SamplePageQuery(type: type, limit: Self.exportPageLimit, maxBytes: configuration.maxPageBytes,
                                         startRange: range.start..<range.end)

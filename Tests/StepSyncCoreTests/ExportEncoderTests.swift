@@ -101,8 +101,8 @@ struct ExportEncoderTests {
     }
 
     @Test("a bad bound names its parameter", arguments: [
-        ("yesterday", nil as String?, "--from"), ("2025-13-01", nil, "--from"), (nil, "2025-05-11T25:00:00.000Z", "--to"),
-        ("2025-05-12", "2025-05-10", "--to"),
+        ("yesterday" as String?, nil as String?, "--from"), ("2025-13-01", nil, "--from"),
+        (nil, "2025-05-11T25:00:00.000Z", "--to"), ("2025-05-12", "2025-05-10", "--to"),
     ])
     func badBounds(from: String?, to: String?, parameter: String) {
         #expect(throws: ExportRangeError.self) {

@@ -178,7 +178,7 @@ private final class ExportStop: Sendable {
         let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [flag] in flag.store(true, ordering: .relaxed) }
+            source.setEventHandler { self.flag.store(true, ordering: .relaxed) }
             source.resume()
             return source
         }
