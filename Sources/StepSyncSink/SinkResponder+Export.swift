@@ -15,7 +15,8 @@ extension SinkResponder {
     /// `type` is a HealthKit identifier or the short name of a type the client holds (`HeartRate`, any case), step
     /// counts when absent (as `GET /steps`); `format` defaults to `csv`; `from`/`to` are dates `YYYY-MM-DD` (local days in `tz`, default UTC; `to`
     /// includes its day) or ISO-8601 instants (`to` exclusive), bounding the samples' starts. Rows come in the
-    /// storage's order: arrival for JSONL, start then uuid for PostgreSQL. The first page is read before the answer
+    /// storage's order: arrival for JSONL, start then uuid for PostgreSQL. `utcOffsetSeconds` is empty (`null`): the
+    /// wire does not carry it, so the sink never has it. The first page is read before the answer
     /// starts, so a bad request or an unavailable storage gets its status; a failure after that cuts the body short
     /// (the connection closes before the final chunk, which every client reports as an error).
     func export(_ query: Query, client: ClientIdentity) async throws -> Response {
