@@ -13,7 +13,7 @@ extension StepSyncCommand {
             discussion: """
                 One row per sample, in start order, with the columns uuid, type, start, end (ISO-8601 UTC with \
                 milliseconds), value, unit, source, sourceBundleId, sourceVersion, device, deviceModel, \
-                utcOffsetSeconds and details (the sample's JSON object) — the same bytes the sink's GET /export \
+                utcOffsetSeconds and details (the sample's JSON object) — the rows the sink's GET /export \
                 answers. CSV is RFC 4180 with a header row and LF line ends; NDJSON is one object per line with \
                 details as an object. The store is read a page at a time, so memory stays flat for any history.
                 --from and --to take a date YYYY-MM-DD (a local day in --tz; --to includes its day) or an ISO-8601 \
