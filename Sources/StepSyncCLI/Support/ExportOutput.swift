@@ -12,6 +12,8 @@ struct ExportOutput {
     private let descriptor: Int32
     /// Bytes written so far.
     private(set) var bytesWritten: Int64 = 0
+    /// Whether the temporary file is closed (renamed or removed).
+    private var closed = false
 
     /// Opens `path` for writing: stdout for `-`; otherwise refuses an existing file unless `force`, and creates the
     /// temporary file (mode 0644, less the umask).
@@ -53,15 +55,17 @@ struct ExportOutput {
         if let error { throw .write(temporaryPath ?? "stdout", errno: error) }
     }
 
-    /// Syncs the temporary file and renames it to `path` (replacing a file there); nothing for stdout.
-    func commit() throws(ExportError) {
-        guard let temporaryPath else { return }
+    /// Syncs the temporary file and renames it to `path` (replacing a file there); nothing for stdout. On failure
+    /// the temporary file is removed.
+    mutating func commit() throws(ExportError) {
+        guard let temporaryPath, !closed else { return }
         if fsync(descriptor) != 0 {
             let number = errno
             discard()
             throw .write(temporaryPath, errno: number)
         }
         close(descriptor)
+        closed = true
         if rename(temporaryPath, path) != 0 {
             let number = errno
             unlink(temporaryPath)
@@ -69,10 +73,11 @@ struct ExportOutput {
         }
     }
 
-    /// Closes and removes the temporary file (after a failure); nothing for stdout.
-    func discard() {
-        guard let temporaryPath else { return }
+    /// Closes and removes the temporary file (after a failure); nothing for stdout or once closed.
+    mutating func discard() {
+        guard let temporaryPath, !closed else { return }
         close(descriptor)
+        closed = true
         unlink(temporaryPath)
     }
 }
