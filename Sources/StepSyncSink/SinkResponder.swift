@@ -32,6 +32,7 @@ struct SinkResponder: HTTPResponder {
         "/samples/types": [.get],
         "/samples/delete": [.post],
         "/stats": [.get],
+        "/export": [.get],
     ]
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -104,6 +105,7 @@ struct SinkResponder: HTTPResponder {
         case ("/samples/delete", .post): return try await deleteUUIDs(request, type: nil, client: client)
         case ("/samples/types", .get): return try await types(client: client)
         case ("/stats", .get): return try await stats(client: client)
+        case ("/export", .get): return try await export(query, client: client)
         default: return try await daily(query, client: client)
         }
     }

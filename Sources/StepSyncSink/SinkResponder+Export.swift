@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import StepSyncCore
+
+extension SinkResponder {
+    /// Samples read from the storage per page of an export.
+    static let exportPageLimit = 5_000
+
+    /// `GET /export?type=T&format=csv|ndjson[&from=…&to=…&tz=Z]`: every sample of the client's type `T` as CSV or
+    /// NDJSON, the rows `stepsync export` writes (``ExportEncoder``), streamed a page at a time, so memory stays flat
+    /// for any history.
+    ///
+    /// `type` is a HealthKit identifier or the short name of a type the client holds (`HeartRate`, any case), step
+    /// counts when absent (as `GET /steps`); `format` defaults to `csv`; `from`/`to` are dates `YYYY-MM-DD` (local days in `tz`, default UTC; `to`
+    /// includes its day) or ISO-8601 instants (`to` exclusive), bounding the samples' starts. Rows come in the
+    /// storage's order: arrival for JSONL, start then uuid for PostgreSQL. `utcOffsetSeconds` is empty (`null`): the
+    /// wire does not carry it, so the sink never has it. The first page is read before the answer
+    /// starts, so a bad request or an unavailable storage gets its status; a failure after that cuts the body short
+    /// (the connection closes before the final chunk, which every client reports as an error).
+    func export(_ query: Query, client: ClientIdentity) async throws -> Response {
+        let format: ExportFormat
+        if let text = query["format"] {
+            guard let named = ExportFormat(name: text) else {
+                throw SinkError.badRequest("format \"\(text.prefix(64))\" is neither csv nor ndjson", field: "format")
+            }
+            format = named
+        } else {
+            format = .csv
+        }
+        let range: TimeRange
+        do {
+            let tz = query["tz"].map(String.init) ?? "UTC"
+            let zone = try DailyStepsRequest.parseTimeZone(tz)
+            range = try ExportRange.parse(from: query["from"].map(String.init), to: query["to"].map(String.init),
+                                          timeZone: zone)
+        } catch let error as DailyStepsError {
+            throw SinkError.badRequest(error.description, field: error.parameter)
+        } catch let error as ExportRangeError {
+            throw SinkError.badRequest(error.message, field: error.parameter)
+        }
+        let type = if let text = query["type"] { try await exportType(String(text), client: client) } else { SampleType.stepCount }
+        let storage = self.storage
+        let pageQuery = SamplePageQuery(type: type, limit: Self.exportPageLimit, maxBytes: configuration.maxPageBytes,
+                                        startRange: range.start..<range.end)
+        let first = try await storage.page(pageQuery, for: client)
+        let filename = "\(type.shortName).\(format.fileExtension)"
+        let headers: HTTPFields = [
+            .contentType: format.contentType,
+            .contentDisposition: "attachment; filename=\"\(filename)\"",
+            .cacheControl: "no-store",
+        ]
+        let body = ResponseBody { writer in
+            var out = ExportEncoder.header(format)
+            var page = first
+            while true {
+                for sample in page.samples { ExportEncoder.appendRow(sample, format: format, to: &out) }
+                if !out.isEmpty { try await writer.write(ByteBuffer(bytes: out)) }
+                out.removeAll(keepingCapacity: true)
+                guard let cursor = page.nextCursor else { break }
+                var next = pageQuery
+                next.cursor = cursor
+                page = try await storage.page(next, for: client)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The type `text` names: a HealthKit identifier (`HK…`), else the short name of a type the client holds (any
+    /// case); 400 naming `type` otherwise.
+    private func exportType(_ text: String, client: ClientIdentity) async throws -> SampleType {
+        if !text.hasPrefix("HK") {
+            let wanted = text.lowercased()
+            let held = try await storage.typeCounts(for: client).keys
+            if let match = held.first(where: { $0.shortName.lowercased() == wanted || $0.rawValue.lowercased() == wanted }) {
+                return match
+            }
+            let names = held.map(\.shortName).sorted().prefix(20).joined(separator: ", ")
+            throw SinkError.badRequest("""
+                type "\(text.prefix(64))" is neither a HealthKit identifier (HKQuantityTypeIdentifierHeartRate) nor \
+                the short name of a type you hold (\(names.isEmpty ? "none yet" : names))
+                """, field: "type")
+        }
+        let type = SampleType(text)
+        if let problem = SampleValidation.typeProblem(type) {
+            throw SinkError.badRequest("type \(problem.detail)", field: "type")
+        }
+        return type
+    }
+}
