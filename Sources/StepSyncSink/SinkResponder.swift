@@ -28,6 +28,9 @@ struct SinkResponder: HTTPResponder {
         "/steps": [.get, .post, .delete],
         "/steps/delete": [.post],
         "/steps/daily": [.get],
+        "/samples/daily": [.get],
+        "/sleep/nights": [.get],
+        "/workouts": [.get],
         "/samples": [.get, .post, .delete],
         "/samples/types": [.get],
         "/samples/delete": [.post],
@@ -104,6 +107,9 @@ struct SinkResponder: HTTPResponder {
         case ("/samples/delete", .post): return try await deleteUUIDs(request, type: nil, client: client)
         case ("/samples/types", .get): return try await types(client: client)
         case ("/stats", .get): return try await stats(client: client)
+        case ("/samples/daily", .get): return try await samplesDaily(query, client: client)
+        case ("/sleep/nights", .get): return try await sleepNights(query, client: client)
+        case ("/workouts", .get): return try await workouts(query, client: client)
         default: return try await daily(query, client: client)
         }
     }
@@ -283,7 +289,7 @@ struct SinkResponder: HTTPResponder {
         subscript(_ name: Substring) -> Substring? { parameters[String(name)].map { Substring($0) } }
     }
 
-    private func requiredType(_ query: Query) throws -> SampleType {
+    func requiredType(_ query: Query) throws -> SampleType {
         guard let type = try optionalType(query) else {
             throw SinkError.badRequest("the query parameter type is required, e.g. ?type=HKQuantityTypeIdentifierHeartRate",
                                        field: "type")
@@ -291,11 +297,11 @@ struct SinkResponder: HTTPResponder {
         return type
     }
 
-    private func optionalType(_ query: Query) throws -> SampleType? {
+    func optionalType(_ query: Query) throws -> SampleType? {
         try query["type"].map { try validType(String($0), field: "type") }
     }
 
-    private func validType(_ text: String, field: String) throws -> SampleType {
+    func validType(_ text: String, field: String) throws -> SampleType {
         let type = SampleType(text)
         if let problem = SampleValidation.typeProblem(type) {
             throw SinkError.badRequest("\(field) \(problem.detail)", field: field)

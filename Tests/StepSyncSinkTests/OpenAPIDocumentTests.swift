@@ -54,7 +54,7 @@ struct OpenAPIDocumentTests {
                 for (path, methods) in documented.sorted(by: { $0.key < $1.key }) {
                     for method in Self.methods {
                         let body: [UInt8]? = method == .POST ? Array(#"{"samples":[],"uuids":[],"type":"HKQuantityTypeIdentifierHeartRate"}"#.utf8) : nil
-                        let query = path == "/samples" && method == .GET ? "?type=HKQuantityTypeIdentifierHeartRate" : ""
+                        let query = ["/samples", "/samples/daily"].contains(path) && method == .GET ? "?type=HKQuantityTypeIdentifierHeartRate" : ""
                         let reply = try await client.send(method, path + query, body: body)
                         if methods.contains(method.rawValue.lowercased()) {
                             #expect(reply.status == 200, "\(method) \(path): \(reply.status) \(reply.text.prefix(200))")
