@@ -44,8 +44,9 @@ public struct DailyBand: Sendable {
     public init(type: SampleType, request: DailyStepsRequest) {
         self.type = type
         self.request = request
-        localDays = request.days
-        days = (0..<localDays.count).map { Day(date: localDays.date(at: $0)) }
+        let local = request.days
+        localDays = local
+        days = (0..<local.count).map { Day(date: local.date(at: $0)) }
     }
 
     /// The UTC span (ms, half-open) whose samples count: read the storage with it as the start range.
