@@ -55,7 +55,9 @@ struct DashboardPanelsBrowserTests {
     func panels() async throws {
         _ = try #require(Chromium.path, "chromium is not installed: apt-get install chromium")
         let samples = Self.generated
-        let last = Self.days.upperBound, first = last.advanced(by: -89) // the chart's default 90 days, in UTC
+        // The chart's (and so the panels') default days: the 90 ending on the newest step sample's UTC day.
+        let newestStep = try #require(samples.filter { $0.type == .stepCount }.map(\.startMs).max())
+        let last = CivilDate(daysSinceEpoch: Int(newestStep / Milliseconds.day)), first = last.advanced(by: -89)
         let dayMs = { (date: CivilDate) in Int64(date.daysSinceEpoch) * Milliseconds.day }
 
         // Heart rate on a known day: min, average, max of the readings starting that UTC day.
@@ -63,11 +65,16 @@ struct DashboardPanelsBrowserTests {
         let readings = samples.filter { $0.type == .heartRate && $0.startMs >= dayMs(hrDay) && $0.startMs < dayMs(hrDay.advanced(by: 1)) }
             .map(\.value)
         #expect(readings.count > 50)
-        // Sleep on a known night: the seconds asleep (codes 1, 3, 4, 5) of the samples starting noon to noon.
-        let nightStart = dayMs(last.advanced(by: -5)) + 12 * Milliseconds.hour
-        let night = samples.filter { $0.type == .sleepAnalysis && $0.startMs >= nightStart && $0.startMs < nightStart + Milliseconds.day }
-        let asleep = night.filter { [1, 3, 4, 5].contains(Int($0.value)) }.reduce(0) { $0 + Double($1.endMs - $1.startMs) / 1000 }
-        let inBed = night.filter { $0.value == 0 }.reduce(0) { $0 + Double($1.endMs - $1.startMs) / 1000 }
+        // Sleep on a known night (the latest of the days the Watch recorded, not the very last): the seconds asleep
+        // (codes 1, 3, 4, 5) of the samples starting noon to noon.
+        func night(_ evening: CivilDate) -> [HealthSample] {
+            let start = dayMs(evening) + 12 * Milliseconds.hour
+            return samples.filter { $0.type == .sleepAnalysis && $0.startMs >= start && $0.startMs < start + Milliseconds.day }
+        }
+        let evening = try #require((2...30).map { last.advanced(by: -$0) }.first { !night($0).isEmpty })
+        let nightSamples = night(evening)
+        let asleep = nightSamples.filter { [1, 3, 4, 5].contains(Int($0.value)) }.reduce(0) { $0 + Double($1.endMs - $1.startMs) / 1000 }
+        let inBed = nightSamples.filter { $0.value == 0 }.reduce(0) { $0 + Double($1.endMs - $1.startMs) / 1000 }
         // Workouts of the 90 days, newest first, with the details' duration and distance.
         let workouts = samples.filter { $0.type == .workout && $0.startMs >= dayMs(first) && $0.startMs < dayMs(last.advanced(by: 1)) }
             .sorted { $0.startMs > $1.startMs }
@@ -91,15 +98,17 @@ struct DashboardPanelsBrowserTests {
             #expect(try Chromium.values(dom, day + #"data-min="[^"]+" data-avg="[^"]+" data-max="([^"]+)""#) == [Self.js(readings.max()!)])
             #expect(try Chromium.values(dom, #"<g class="hr-day" data-date="([0-9-]+)""#).count >= 80)
 
-            let nightTag = #"<g class="night" data-date="\#(last.advanced(by: -5))" data-asleep="([^"]+)" data-inbed="([^"]+)""#
+            let nightTag = #"<g class="night" data-date="\#(evening)" data-asleep="([^"]+)" data-inbed="([^"]+)""#
             #expect(try Chromium.values(dom, nightTag) == [Self.js(asleep)])
             #expect(try Chromium.values(dom, #"<g class="night" data-date="[0-9-]+" data-asleep="[^"]+" data-inbed="([^"]+)""#)
                 .contains(Self.js(inBed)))
             #expect(asleep > 4 * 3600, "a real night, not an empty bar")
 
-            #expect(try Chromium.values(dom, #"<tr class="workout" data-uuid="([0-9A-F-]+)""#) == workouts.map(\.uuid.uuidString))
-            #expect(try Chromium.values(dom, #"<tr class="workout" [^>]*data-duration="([^"]+)""#) == durations)
-            #expect(try Chromium.values(dom, #"<tr class="workout" [^>]*data-distance="([^"]*)""#) == distances)
+            // Rows newest first; the chosen one is also "on".
+            #expect(try Chromium.values(dom, #"<tr class="workout(?: on)?" data-uuid="([0-9A-F-]+)""#) == workouts.map(\.uuid.uuidString))
+            #expect(try Chromium.values(dom, #"<tr class="workout on" data-uuid="([0-9A-F-]+)""#) == [workouts[0].uuid.uuidString])
+            #expect(try Chromium.values(dom, #"<tr class="workout[^"]*" [^>]*data-duration="([^"]+)""#) == durations)
+            #expect(try Chromium.values(dom, #"<tr class="workout[^"]*" [^>]*data-distance="([^"]*)""#) == distances)
             // Generated workouts name no route file: the chosen (newest) one says so without asking.
             #expect(dom.contains(#"<p class="note">no route</p>"#))
             #expect(try Chromium.values(dom, #"id="ecg-panel" (hidden)"#) == ["hidden"]) // no ECGs stored
@@ -134,10 +143,19 @@ struct DashboardPanelsBrowserTests {
         }
     }
 
+    /// Whether this checkout's sink documents (and so serves: `OpenAPIDocumentTests`) the route and ECG endpoints
+    /// of branch i25-sink; the route/ECG test runs once they are merged.
+    static let seriesEndpointsServed: Bool = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let document = (try? String(contentsOf: root.appendingPathComponent("Sources/StepSyncSink/Resources/openapi.json"),
+                                    encoding: .utf8)) ?? ""
+        return document.contains(#""/electrocardiograms/{uuid}""#) && document.contains(#""/workouts/{uuid}/route""#)
+    }()
+
     @Test("""
         the chosen workout's route is one polyline of its points; the chosen ECG's trace has every voltage \
         (needs GET /workouts/{uuid}/route and /electrocardiograms of branch i25-sink)
-        """)
+        """, .enabled(if: seriesEndpointsServed, "the route and ECG endpoints of branch i25-sink are not merged"))
     func routeAndECG() async throws {
         _ = try #require(Chromium.path, "chromium is not installed: apt-get install chromium")
         let start = ISO8601Millis.parse("2024-09-27T16:00:00.000Z")!
@@ -165,7 +183,7 @@ struct DashboardPanelsBrowserTests {
             // The ECG: rows of 10 s, every voltage drawn.
             let rows = try Chromium.values(dom, #"<polyline class="ecg-trace" points="[^"]*" data-points="(\d+)""#)
             #expect(rows == ["5120", "5120", "5120"])
-            #expect(try Chromium.values(dom, #"<tr class="ecg" data-uuid="[0-9A-F-]+" data-samples="(\d+)""#) == ["15360"])
+            #expect(try Chromium.values(dom, #"<tr class="ecg(?: on)?" data-uuid="[0-9A-F-]+" data-samples="(\d+)""#) == ["15360"])
 
             let picture = dir + "/panels-route-ecg.png"
             _ = try await Chromium.run(["--window-size=1280,2000", "--screenshot=\(picture)"], url: url, profile: dir + "/profile")
