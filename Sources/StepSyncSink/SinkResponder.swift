@@ -35,6 +35,7 @@ struct SinkResponder: HTTPResponder {
         "/samples/types": [.get],
         "/samples/delete": [.post],
         "/stats": [.get],
+        "/electrocardiograms": [.get],
     ]
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -88,13 +89,16 @@ struct SinkResponder: HTTPResponder {
             return await health()
         }
         if let page = try publicDocument(path, method: request.method) { return page }
-        guard let allowed = Self.routes[path] else { throw SinkError.notFound(path) }
+        // A path with a parameter (`/workouts/{uuid}/route`, `SinkResponder+Series.swift`) when no fixed one.
+        let series = Self.routes[path] == nil ? SeriesPath(path) : nil
+        guard let allowed = Self.routes[path] ?? series?.methods else { throw SinkError.notFound(path) }
         guard let client = try await authenticator.client(authorization: request.headers[.authorization]) else {
             throw SinkError.unauthorized()
         }
         authenticated = client
         guard allowed.contains(request.method) else { throw SinkError.methodNotAllowed(request.method, path, allow: allowed) }
         let query = try Query(request)
+        if let series { return try await answer(series, query: query, client: client) }
         switch (path, request.method) {
         case ("/steps", .post): return try await post(request, shape: .steps, client: client)
         case ("/samples", .post): return try await post(request, shape: .samples, client: client)
@@ -110,6 +114,7 @@ struct SinkResponder: HTTPResponder {
         case ("/samples/daily", .get): return try await samplesDaily(query, client: client)
         case ("/sleep/nights", .get): return try await sleepNights(query, client: client)
         case ("/workouts", .get): return try await workouts(query, client: client)
+        case ("/electrocardiograms", .get): return try await electrocardiograms(query, client: client)
         default: return try await daily(query, client: client)
         }
     }
@@ -311,7 +316,7 @@ struct SinkResponder: HTTPResponder {
 
     /// The instant of query parameter `name`, or `nil` when absent; 400 naming it when it is not an ISO-8601 date
     /// inside ``Instants``.
-    private func instant(_ query: Query, _ name: String) throws -> Int64? {
+    func instant(_ query: Query, _ name: String) throws -> Int64? {
         guard let text = query[Substring(name)] else { return nil }
         guard let ms = ISO8601Millis.parse(text) else {
             throw SinkError.badRequest("""
