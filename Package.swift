@@ -123,6 +123,7 @@ let package = Package(
         .testTarget(name: "StepSyncStoreTests", dependencies: ["StepSyncCore", "StepSyncStore", "DailyReference"]),
         .testTarget(name: "StepSyncSinkTests", dependencies: [
             "StepSyncCore", "StepSyncSink", "StepSyncPostgres", "StepSyncTestSupport", "DailyReference",
+            "StepSyncImport", // GPXRoute reads the sink's GPX back
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),

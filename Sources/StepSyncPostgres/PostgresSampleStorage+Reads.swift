@@ -82,6 +82,35 @@ extension PostgresSampleStorage {
             """
     }
 
+    /// The samples of `client` and `type` whose uuid is in `uuids` (distinct), in no particular order: one statement,
+    /// `uuid = ANY($1)` on the primary key `(client_id, uuid)`.
+    func samples(_ uuids: [UUID], type: SampleType, client: Int64) async throws -> [HealthSample] {
+        let logger = self.logger
+        let distinct = Array(Set(uuids))
+        guard !distinct.isEmpty else { return [] }
+        return try await withConnection { connection in
+            let rows = try await connection.query("""
+                SELECT uuid, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id,
+                       source_version, device_name, device_model, details::text
+                FROM samples
+                WHERE client_id = \(client) AND uuid = ANY(\(distinct)) AND type = \(type.rawValue)
+                """, logger: logger)
+            var samples: [HealthSample] = []
+            samples.reserveCapacity(distinct.count)
+            for try await row in rows {
+                let columns = try row.decode(
+                    (UUID, PostgresInstant, PostgresInstant, Int32?, Double, String, String, String, String?, String?,
+                     String?, String?).self)
+                samples.append(HealthSample(
+                    uuid: columns.0, type: type, startMs: columns.1.milliseconds, endMs: columns.2.milliseconds,
+                    utcOffsetSeconds: columns.3, value: columns.4, unit: columns.5, sourceName: columns.6,
+                    sourceBundleId: columns.7, sourceVersion: columns.8, deviceName: columns.9,
+                    deviceModel: columns.10, details: columns.11))
+            }
+            return samples
+        }
+    }
+
     /// How many samples of `type` `client` stores.
     func count(client: Int64, type: SampleType) async throws -> Int {
         let logger = self.logger

@@ -49,6 +49,17 @@ extension PostgresSampleStorage: SampleStorage {
         }
     }
 
+    /// One query by primary key (``samples(_:type:client:)``), answered in the order asked.
+    public func samples(_ uuids: [UUID], type: SampleType, for client: ClientIdentity) async throws -> [HealthSample] {
+        let found = try await reporting { try await self.samples(uuids, type: type, client: try Self.key(client)) }
+        let byUUID = Dictionary(found.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+        var answered = Set<UUID>()
+        return uuids.compactMap { uuid in
+            guard let sample = byUUID[uuid], answered.insert(uuid).inserted else { return nil }
+            return sample
+        }
+    }
+
     public func typeCounts(for client: ClientIdentity) async throws -> [SampleType: Int] {
         try await reporting { try await self.counts(client: try Self.key(client)) }
     }

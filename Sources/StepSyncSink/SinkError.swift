@@ -66,6 +66,12 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
             """)
     }
 
+    /// 404 `not_found` for a thing an endpoint names that the client does not hold (a workout's route, an ECG
+    /// recording): `what` says which, for people.
+    static func absent(_ what: String) -> SinkError {
+        SinkError(.notFound, .notFound, what)
+    }
+
     /// 405 with the methods the path allows.
     static func methodNotAllowed(_ method: HTTPRequest.Method, _ path: String, allow: [HTTPRequest.Method]) -> SinkError {
         let list = allow.map(\.rawValue).joined(separator: ", ")

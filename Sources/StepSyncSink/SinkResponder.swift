@@ -28,11 +28,15 @@ struct SinkResponder: HTTPResponder {
         "/steps": [.get, .post, .delete],
         "/steps/delete": [.post],
         "/steps/daily": [.get],
+        "/samples/daily": [.get],
+        "/sleep/nights": [.get],
+        "/workouts": [.get],
         "/samples": [.get, .post, .delete],
         "/samples/types": [.get],
         "/samples/delete": [.post],
         "/stats": [.get],
         "/export": [.get],
+        "/electrocardiograms": [.get],
     ]
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -86,13 +90,16 @@ struct SinkResponder: HTTPResponder {
             return await health()
         }
         if let page = try publicDocument(path, method: request.method) { return page }
-        guard let allowed = Self.routes[path] else { throw SinkError.notFound(path) }
+        // A path with a parameter (`/workouts/{uuid}/route`, `SinkResponder+Series.swift`) when no fixed one.
+        let series = Self.routes[path] == nil ? SeriesPath(path) : nil
+        guard let allowed = Self.routes[path] ?? series?.methods else { throw SinkError.notFound(path) }
         guard let client = try await authenticator.client(authorization: request.headers[.authorization]) else {
             throw SinkError.unauthorized()
         }
         authenticated = client
         guard allowed.contains(request.method) else { throw SinkError.methodNotAllowed(request.method, path, allow: allowed) }
         let query = try Query(request)
+        if let series { return try await answer(series, query: query, client: client) }
         switch (path, request.method) {
         case ("/steps", .post): return try await post(request, shape: .steps, client: client)
         case ("/samples", .post): return try await post(request, shape: .samples, client: client)
@@ -106,6 +113,10 @@ struct SinkResponder: HTTPResponder {
         case ("/samples/types", .get): return try await types(client: client)
         case ("/stats", .get): return try await stats(client: client)
         case ("/export", .get): return try await export(query, client: client)
+        case ("/samples/daily", .get): return try await samplesDaily(query, client: client)
+        case ("/sleep/nights", .get): return try await sleepNights(query, client: client)
+        case ("/workouts", .get): return try await workouts(query, client: client)
+        case ("/electrocardiograms", .get): return try await electrocardiograms(query, client: client)
         default: return try await daily(query, client: client)
         }
     }
@@ -285,7 +296,7 @@ struct SinkResponder: HTTPResponder {
         subscript(_ name: Substring) -> Substring? { parameters[String(name)].map { Substring($0) } }
     }
 
-    private func requiredType(_ query: Query) throws -> SampleType {
+    func requiredType(_ query: Query) throws -> SampleType {
         guard let type = try optionalType(query) else {
             throw SinkError.badRequest("the query parameter type is required, e.g. ?type=HKQuantityTypeIdentifierHeartRate",
                                        field: "type")
@@ -293,11 +304,11 @@ struct SinkResponder: HTTPResponder {
         return type
     }
 
-    private func optionalType(_ query: Query) throws -> SampleType? {
+    func optionalType(_ query: Query) throws -> SampleType? {
         try query["type"].map { try validType(String($0), field: "type") }
     }
 
-    private func validType(_ text: String, field: String) throws -> SampleType {
+    func validType(_ text: String, field: String) throws -> SampleType {
         let type = SampleType(text)
         if let problem = SampleValidation.typeProblem(type) {
             throw SinkError.badRequest("\(field) \(problem.detail)", field: field)
@@ -307,7 +318,7 @@ struct SinkResponder: HTTPResponder {
 
     /// The instant of query parameter `name`, or `nil` when absent; 400 naming it when it is not an ISO-8601 date
     /// inside ``Instants``.
-    private func instant(_ query: Query, _ name: String) throws -> Int64? {
+    func instant(_ query: Query, _ name: String) throws -> Int64? {
         guard let text = query[Substring(name)] else { return nil }
         guard let ms = ISO8601Millis.parse(text) else {
             throw SinkError.badRequest("""

@@ -26,6 +26,28 @@ extension JSONLStorage {
         return SamplePage(storedCount: log.live, samples: samples, nextCursor: i < log.readable ? String(i) : nil)
     }
 
+    /// Looks each uuid up in the ``UUIDIndex`` (its log must be `type`'s and its line readable, i.e. synced), then
+    /// reads just those lines in file order (adjacent ones with one `pread`), answered in the order asked.
+    public func samples(_ uuids: [UUID], type: SampleType, for client: ClientIdentity) async throws -> [HealthSample] {
+        guard let number = logNumbers[type], !uuids.isEmpty else { return [] }
+        let log = logs[number]
+        var found: [(asked: Int, slot: Int)] = []
+        found.reserveCapacity(uuids.count)
+        var seen = Set<UInt32>()
+        for (asked, uuid) in uuids.enumerated() {
+            guard let location = index.location(of: uuid), Int(location.log) == number,
+                  Int(location.slot) < log.readable, !log.slots[Int(location.slot)].isDeleted,
+                  seen.insert(location.slot).inserted else { continue }
+            found.append((asked, Int(location.slot)))
+        }
+        // File order, so that adjacent lines (a route's parts usually are) are read with one pread.
+        let inFileOrder = found.sorted { $0.slot < $1.slot }
+        let read = try read(inFileOrder.map { log.slots[$0.slot] }, of: log)
+        var answered = Array(zip(inFileOrder.map(\.asked), read))
+        answered.sort { $0.0 < $1.0 }
+        return answered.map(\.1)
+    }
+
     public func typeCounts(for client: ClientIdentity) async throws -> [SampleType: Int] {
         var counts: [SampleType: Int] = [:]
         for log in logs where log.live > 0 { counts[log.type] = log.live }

@@ -47,6 +47,12 @@ public protocol SampleStorage: Service, Sendable {
     /// - Throws: ``SampleStorageError/invalidCursor(_:)`` for a cursor this storage did not give.
     func page(_ query: SamplePageQuery, for client: ClientIdentity) async throws -> SamplePage
 
+    /// The live samples of `type` among `uuids`, in the order of `uuids` (a uuid asked twice is answered once; one
+    /// `client` does not hold, holds as another type, or deleted, is left out). A lookup by key — the JSONL storage's
+    /// uuid index and a `pread` of just those lines, PostgreSQL's primary key — never a scan: how a sink finds the
+    /// parts of a route or an ECG recording (`Planning/series.md`). Samples not yet durable are not answered.
+    func samples(_ uuids: [UUID], type: SampleType, for client: ClientIdentity) async throws -> [HealthSample]
+
     /// How many samples `client` holds, per type (types with none left out).
     func typeCounts(for client: ClientIdentity) async throws -> [SampleType: Int]
 
