@@ -175,18 +175,6 @@ private final class ExportStop: Sendable {
 
     /// Runs `body` with SIGINT and SIGTERM setting ``requested``, then restores their default actions.
     func whileInstalled<R>(_ body: () throws -> R) rethrows -> R {
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { self.flag.store(true, ordering: .relaxed) }
-            source.resume()
-            return source
-        }
-        defer {
-            for source in sources { source.cancel() }
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
-        }
-        return try body()
+        try SignalHandlers.whileInstalled({ self.flag.store(true, ordering: .relaxed) }, body)
     }
 }

@@ -49,13 +49,13 @@ public struct DailyStepsResult: Hashable, Sendable {
     public var json: String {
         var out = "{\"tz\":"
         out.reserveCapacity(64 + days.count * 36)
-        Self.appendQuoted(timeZoneName, to: &out)
+        out += JSONBytes.quoted(timeZoneName)
         out += ",\"from\":" + (from.map { "\"\($0)\"" } ?? "null")
         out += ",\"to\":" + (to.map { "\"\($0)\"" } ?? "null")
         out += ",\"unmatched\":["
         for (index, name) in unmatched.enumerated() {
             if index > 0 { out += "," }
-            Self.appendQuoted(name, to: &out)
+            out += JSONBytes.quoted(name)
         }
         out += "],\"days\":["
         for (index, day) in days.enumerated() {
@@ -64,21 +64,5 @@ public struct DailyStepsResult: Hashable, Sendable {
         }
         out += "]}"
         return out
-    }
-
-    /// Appends `text` as a JSON string literal.
-    private static func appendQuoted(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }

@@ -25,20 +25,7 @@ public struct AssembledElectrocardiogram: Hashable, Sendable {
     public init(first: ElectrocardiogramPart, others: [ElectrocardiogramPart]) {
         recording = first.recording
         header = first.header
-        partCount = max(first.count, 1)
-        var byIndex: [ElectrocardiogramPart?] = Array(repeating: nil, count: partCount)
-        byIndex[0] = first
-        for part in others where part.recording == first.recording && part.index > 0 && part.index < partCount
-            && byIndex[part.index] == nil
-        {
-            byIndex[part.index] = part
-        }
-        microvolts = []
-        microvolts.reserveCapacity(byIndex.reduce(0) { $0 + ($1?.microvolts.count ?? 0) })
-        missingParts = []
-        for (index, part) in byIndex.enumerated() {
-            if let part { microvolts += part.microvolts } else { missingParts.append(index) }
-        }
+        (microvolts, missingParts, partCount) = ElectrocardiogramPart.assemble(first: first, others: others)
     }
 
     /// The uuids of parts `1..<count` of `recording`: what a sink looks up once part 0 has said the count.

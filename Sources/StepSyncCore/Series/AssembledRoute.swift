@@ -25,20 +25,7 @@ public struct AssembledRoute: Hashable, Sendable {
     public init(first: RoutePart, others: [RoutePart]) {
         workout = first.workout
         file = first.file
-        partCount = max(first.count, 1)
-        var byIndex: [RoutePart?] = Array(repeating: nil, count: partCount)
-        byIndex[0] = first
-        for part in others where part.workout == first.workout && part.index > 0 && part.index < partCount
-            && byIndex[part.index] == nil
-        {
-            byIndex[part.index] = part
-        }
-        points = []
-        points.reserveCapacity(byIndex.reduce(0) { $0 + ($1?.points.count ?? 0) })
-        missingParts = []
-        for (index, part) in byIndex.enumerated() {
-            if let part { points += part.points } else { missingParts.append(index) }
-        }
+        (points, missingParts, partCount) = RoutePart.assemble(first: first, others: others)
     }
 
     /// The uuids of parts `1..<count` of `workout`'s route: what a sink looks up once part 0 has said the count.

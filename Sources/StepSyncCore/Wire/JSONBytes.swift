@@ -46,6 +46,14 @@ public enum JSONBytes {
         }
     }
 
+    /// `text` as a JSON string literal (quoted and escaped), for answers written as `String`.
+    public static func quoted(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 2)
+        appendString(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Appends `text` as a JSON string (quoted and escaped).
     public static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))

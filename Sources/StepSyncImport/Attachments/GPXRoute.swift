@@ -10,25 +10,8 @@ import StepSyncCore
 /// number of tracks and segments in order, ignores elements it does not know, and refuses a point without a valid
 /// latitude, longitude or time.
 public struct GPXRoute: Hashable, Sendable {
-    /// One track point.
-    public struct Point: Hashable, Sendable {
-        /// The instant, UTC milliseconds.
-        public var timeMs: Int64
-        /// Degrees north, −90…90.
-        public var latitude: Double
-        /// Degrees east, −180…180.
-        public var longitude: Double
-        /// Metres above sea level.
-        public var elevation: Double?
-        /// Metres per second.
-        public var speed: Double?
-        /// Degrees clockwise from north.
-        public var course: Double?
-        /// Horizontal accuracy, metres.
-        public var horizontalAccuracy: Double?
-        /// Vertical accuracy, metres.
-        public var verticalAccuracy: Double?
-    }
+    /// One track point: the series point stored and synced (time, position, elevation and the extensions).
+    public typealias Point = RoutePoint
 
     /// The track's name (`Route 2024-12-08 3:07pm`).
     public var name: String?

@@ -86,12 +86,7 @@ struct SeriesReader {
         } catch {
             return try skipRoute(file, problem: error.description, line: error.line ?? 0, parser: &parser)
         }
-        let points = route.points.map {
-            RoutePoint(timeMs: $0.timeMs, latitude: $0.latitude, longitude: $0.longitude, elevation: $0.elevation,
-                       speed: $0.speed, course: $0.course, horizontalAccuracy: $0.horizontalAccuracy,
-                       verticalAccuracy: $0.verticalAccuracy)
-        }
-        let samples = RoutePart.split(points, workout: workout.uuid, file: file).compactMap { $0.sample(of: workout) }
+        let samples = RoutePart.split(route.points, workout: workout.uuid, file: file).compactMap { $0.sample(of: workout) }
         for sample in samples {
             if let problem = SampleValidation.problem(of: sample, kind: sample.type.kind) {
                 return try skipRoute(file, problem: "a part is refused: \(problem.description)", parser: &parser)
