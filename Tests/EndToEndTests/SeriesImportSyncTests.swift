@@ -294,7 +294,56 @@ struct SeriesImportSyncTests {
             #expect(header.utcOffsetSeconds == 7_200)
             #expect(header.recorded == (header.classification == "Sinus Rhythm" ? "2025-06-05T08:07:00.000Z" : "2025-06-05T16:41:30.000Z"))
         }
+
+        // The sink's own answers put them back together: each workout's route as GeoJSON, each recording whole.
+        for (file, expected) in routes {
+            let workout = try #require(byFile[file]?.first?.workout)
+            let route = try await Self.get("/workouts/\(workout.uuidString)/route", port: port, as: RouteFeature.self)
+            #expect(route.type == "Feature" && route.geometry.type == "LineString" && route.properties.complete)
+            let points = Swift.zip(route.geometry.coordinates, route.properties.times).map { c, t in
+                Point(time: ISO8601Millis.parse(t) ?? -1, lat: c[1], lon: c[0], ele: c.count > 2 ? c[2] : nil)
+            }
+            #expect(points.count == expected.count && points == expected, "GET /workouts/\(workout)/route of \(file)")
+        }
+        let listed = try await Self.get("/electrocardiograms", port: port, as: ECGList.self)
+        #expect(Set(listed.electrocardiograms.map(\.uuid)) == Set(byRecording.keys))
+        for (recording, parts) in byRecording {
+            let whole = try await Self.get("/electrocardiograms/\(recording.uuidString)", port: port, as: ECGWhole.self)
+            let classification = try #require(parts.first?.classification)
+            #expect(whole.microvolts == ecgs[classification] && whole.samples == 15_360 && whole.complete)
+            #expect(whole.classification == classification && whole.sampleRateHz == 512)
+        }
         kill(serve.pid, SIGTERM)
         _ = try await serve.wait()
+    }
+
+    struct RouteFeature: Decodable {
+        struct Geometry: Decodable { var type: String; var coordinates: [[Double]] }
+        struct Properties: Decodable { var complete: Bool; var times: [String] }
+        var type: String
+        var geometry: Geometry
+        var properties: Properties
+    }
+
+    struct ECGList: Decodable {
+        struct Entry: Decodable { var uuid: UUID }
+        var electrocardiograms: [Entry]
+    }
+
+    struct ECGWhole: Decodable {
+        var classification: String?
+        var sampleRateHz: Double
+        var samples: Int
+        var complete: Bool
+        var microvolts: [Double]
+    }
+
+    /// `GET path` at the sink, decoded with `JSONDecoder` (numbers exact).
+    static func get<T: Decodable>(_ path: String, port: Int, as: T.Type) async throws -> T {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"),
+                                                           timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 64 << 20)
+        #expect(response.status.code == 200, "\(path): \(String(buffer: body).prefix(200))")
+        return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
     }
 }
