@@ -101,3 +101,11 @@ extension SeriesPartTests {
         #expect(RequestPacking.count(beats, maxSamples: 5_000) == 10)
     }
 }
+
+extension SeriesPartTests {
+    @Test func seriesTypesHaveShortNames() {
+        #expect(SampleType.workoutRoute.shortName == "WorkoutRoute")
+        #expect(SampleType.electrocardiogram.shortName == "Electrocardiogram")
+        #expect(SampleType("HKDataTypeSleepDurationGoal").shortName == "SleepDurationGoal")
+    }
+}

@@ -23,10 +23,13 @@ public struct SampleType: RawRepresentable, Hashable, Sendable, Comparable, Cust
     /// Sleep analysis, a category type (value is the category code).
     public static let sleepAnalysis = SampleType("HKCategoryTypeIdentifierSleepAnalysis")
 
-    /// The identifier without its HealthKit prefix, for people: `StepCount`, `HeartRate`, `SleepAnalysis`, `Workout`.
+    /// The identifier without its HealthKit prefix, for people: `StepCount`, `HeartRate`, `SleepAnalysis`, `Workout`,
+    /// `WorkoutRoute`, `Electrocardiogram`.
     public var shortName: String {
         if rawValue == "HKWorkoutTypeIdentifier" { return "Workout" }
-        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKDataType", "HKCorrelationTypeIdentifier"]
+        if rawValue == "HKWorkoutRouteTypeIdentifier" { return "WorkoutRoute" }
+        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKDataTypeIdentifier", "HKDataType",
+                       "HKCorrelationTypeIdentifier"]
         where rawValue.hasPrefix(prefix) {
             return String(rawValue.dropFirst(prefix.count))
         }
