@@ -10,10 +10,14 @@ import StepSyncCore
 /// The real ``Uploader``: `POST <server>/steps` (and `/samples`, `/steps/delete`, `/samples/delete`) through one
 /// AsyncHTTPClient `HTTPClient` for the whole run.
 ///
-/// Made with ``withUploader(server:gzip:token:concurrency:requestTimeout:logger:_:)``, which shuts the client down on
-/// every path. The client does not retry connection establishment itself (a refused connection comes back at once,
-/// as ``UploadOutcome/unreachable(_:)``, and the engine waits for the sink with its own shared backoff), connects
-/// within 5 s and gives each request 60 s. Network errors are classified in `HTTPUploader+Errors.swift`.
+/// Made with
+/// ``withUploader(server:gzip:token:caCertificateFile:concurrency:requestTimeout:connectTimeout:probeTimeout:logger:_:)``,
+/// which shuts the client down on every path. The client does not retry connection establishment itself (a refused
+/// connection comes back at once, as ``UploadOutcome/unreachable(_:)``, and the engine waits for the sink with its own
+/// shared backoff), connects
+/// within 5 s, gives each request 60 s and a `/health` probe 10 s (each a parameter: tests under a loaded suite give
+/// them minutes, so only the test clock decides when the engine waits). Network errors are classified in
+/// `HTTPUploader+Errors.swift`.
 public struct HTTPUploader: Uploader {
     private let client: HTTPClient
     /// The sink's base URL, without a trailing slash.
@@ -21,6 +25,7 @@ public struct HTTPUploader: Uploader {
     private let gzip: Bool
     private let token: String?
     private let requestTimeout: TimeAmount
+    private let probeTimeout: TimeAmount
     private let logger: Logger
 
     /// Runs `body` with an uploader to `server`, shutting its HTTP client down afterwards, whatever happens.
@@ -31,6 +36,8 @@ public struct HTTPUploader: Uploader {
     ///   - token: sent as `Authorization: Bearer <token>` when given.
     ///   - concurrency: the most requests in flight (sizes the connection pool).
     ///   - requestTimeout: the deadline of one request.
+    ///   - connectTimeout: the deadline of establishing a connection.
+    ///   - probeTimeout: the deadline of a `GET /health` probe (``probe()``).
     ///   - caCertificateFile: a PEM file whose certificates are trusted for `https://` besides the system's roots
     ///     (`--cacert`: a private CA or the sink's self-signed certificate; ``loadCertificates(pemFile:)``).
     public static func withUploader<R>(
@@ -40,11 +47,13 @@ public struct HTTPUploader: Uploader {
         caCertificateFile: String? = nil,
         concurrency: Int = 3,
         requestTimeout: TimeAmount = .seconds(60),
+        connectTimeout: TimeAmount = .seconds(5),
+        probeTimeout: TimeAmount = .seconds(10),
         logger: Logger,
         _ body: (HTTPUploader) async throws -> R
     ) async throws -> R {
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(5), read: requestTimeout)
+        configuration.timeout = .init(connect: connectTimeout, read: requestTimeout)
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, concurrency)
         configuration.decompression = .disabled
@@ -57,7 +66,7 @@ public struct HTTPUploader: Uploader {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let uploader = HTTPUploader(
             client: client, server: server.hasSuffix("/") ? String(server.dropLast()) : server, gzip: gzip,
-            token: token, requestTimeout: requestTimeout, logger: logger)
+            token: token, requestTimeout: requestTimeout, probeTimeout: probeTimeout, logger: logger)
         let result: R
         do {
             result = try await body(uploader)
@@ -170,7 +179,7 @@ public struct HTTPUploader: Uploader {
         var request = HTTPClientRequest(url: server + "/health")
         request.method = .GET
         do {
-            let response = try await client.execute(request, timeout: .seconds(10), logger: logger)
+            let response = try await client.execute(request, timeout: probeTimeout, logger: logger)
             let body = try await response.body.collect(upTo: 1 << 16)
             let status = Int(response.status.code)
             if SinkHealthAnswer.isSink(Array(body.readableBytesView)) || [429, 502, 503, 504].contains(status) {

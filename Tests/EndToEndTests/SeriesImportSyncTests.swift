@@ -230,10 +230,7 @@ struct SeriesImportSyncTests {
         var kills = 0
         for _ in 0..<2 {
             let before = Self.size(dir + "/sink")
-            kill(sync.pid, SIGCONT)
-            while sync.process.isRunning, Self.size(dir + "/sink") <= before { try await Task.sleep(for: .milliseconds(1)) }
-            guard sync.process.isRunning else { break }
-            kill(sync.pid, SIGSTOP)
+            guard await ProcessPacer.continueUntil(sync.process, { Self.size(dir + "/sink") > before }) else { break }
             kills += 1
             kill(serve.pid, SIGKILL)
             _ = try await serve.wait()

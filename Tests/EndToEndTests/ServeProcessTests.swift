@@ -146,7 +146,7 @@ struct ServeProcessTests {
         try await withSinkDirectory { dir in
             var (serve, port) = try await startServe(dir)
             let path = dir + "/steps.jsonl"
-            func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
+            @Sendable func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
             let syncArguments = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)",
                                  "--concurrency", "2", "--request-samples", "0", "--backoff-base", "0.01", "--max-attempts", "6", "--json"]
             let sync = try StepSyncProcess(syncArguments)
@@ -158,10 +158,7 @@ struct ServeProcessTests {
             for _ in 0..<5 {
                 // Kill once the sink has written something since it (re)started, i.e. in the middle of the sync.
                 let before = size()
-                kill(sync.pid, SIGCONT)
-                while sync.process.isRunning, size() <= before { try await Task.sleep(for: .milliseconds(1)) }
-                guard sync.process.isRunning else { break }
-                kill(sync.pid, SIGSTOP)
+                guard await ProcessPacer.continueUntil(sync.process, { size() > before }) else { break }
                 killsDuringSync += 1
                 kill(serve.pid, SIGKILL)
                 _ = try await serve.wait()

@@ -8,10 +8,12 @@ import Testing
 /// A body limit in front of the sink (nginx's `client_max_body_size`, played by the fault front answering 413 with
 /// nginx's HTML): the sync splits, remembers the limit, and fails an interval for size only when one sample alone is
 /// refused.
-@Suite("Sync engine: fitting a body limit (413)", .timeLimit(.minutes(2)))
+@Suite("Sync engine: fitting a body limit (413)", .timeLimit(.minutes(10)))
 struct BodyLimitTests {
     func sync(_ fixture: SyncFixture, port: Int, maxRequestBytes: Int? = nil) async throws -> SyncReport {
-        try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", logger: SinkHarness.quiet) { uploader in
+        try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)",
+                                           requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
+                                           logger: SinkHarness.quiet) { uploader in
             try await SyncEngine(
                 store: fixture.store, uploader: uploader,
                 configuration: SyncConfiguration(backoffFree: true, maxRequestBytes: maxRequestBytes),
@@ -134,7 +136,9 @@ extension BodyLimitTests {
         let fixture = try SyncFixture(intervals: 1, samplesPerInterval: 40, types: [.heartRate])
         try await SinkHarness.withSink { port in
             let stop = SyncStop()
-            let paused = try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", logger: SinkHarness.quiet) {
+            let paused = try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)",
+                                           requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
+                                           logger: SinkHarness.quiet) {
                 try await SyncEngine(
                     store: fixture.store, uploader: StopAfterFirstAcknowledgement(base: $0, stop: stop),
                     configuration: SyncConfiguration(backoffFree: true, maxRequestBytes: 4_096),

@@ -7,14 +7,16 @@ import Testing
 
 /// Every sample type in the ledger moves: step counts to `POST /steps`, the others to `POST /samples`, deletions of
 /// the others to `POST /samples/delete` with their type.
-@Suite("Sync engine: every type moves, into the real sink", .timeLimit(.minutes(2)))
+@Suite("Sync engine: every type moves, into the real sink", .timeLimit(.minutes(10)))
 struct EveryTypeTests {
     static let types: [SampleType] = [.heartRate, .stepCount, .sleepAnalysis]
     /// The front forwards everything to the real sink and records every body.
     static let plan = FaultPlan()
 
     func sync(_ fixture: SyncFixture, port: Int, types: [SampleType]? = nil) async throws -> SyncReport {
-        try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", logger: SinkHarness.quiet) { uploader in
+        try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)",
+                                           requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
+                                           logger: SinkHarness.quiet) { uploader in
             try await SyncEngine(store: fixture.store, uploader: uploader, configuration: SyncConfiguration(types: types),
                                  logger: SinkHarness.quiet, time: TestClock().time, randomSeed: 1).run()
         }

@@ -6,11 +6,12 @@ import StepSyncTestSupport
 import Testing
 
 /// Consecutive small intervals share one request (``RequestPacking``); the ledger stays per interval.
-@Suite("Sync engine: small intervals packed into shared requests", .timeLimit(.minutes(2)))
+@Suite("Sync engine: small intervals packed into shared requests", .timeLimit(.minutes(10)))
 struct PackedRequestTests {
     func sync(_ fixture: SyncFixture, port: Int, maxSamplesPerRequest: Int = SyncConfiguration.defaultMaxSamplesPerRequest,
               concurrency: Int = 3, types: [SampleType]? = nil) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", concurrency: concurrency,
+                                           requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
                                            logger: SinkHarness.quiet) { uploader in
             try await SyncEngine(
                 store: fixture.store, uploader: uploader,

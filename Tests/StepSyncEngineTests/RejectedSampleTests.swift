@@ -6,11 +6,13 @@ import StepSyncTestSupport
 import Testing
 
 /// One bad sample is not sent and does not hold back the others of its interval.
-@Suite("Sync engine: a bad sample is not sent and does not block the others", .timeLimit(.minutes(2)))
+@Suite("Sync engine: a bad sample is not sent and does not block the others", .timeLimit(.minutes(10)))
 struct RejectedSampleTests {
     func sync(_ fixture: SyncFixture, port: Int,
               maxSamplesPerRequest: Int = SyncConfiguration.defaultMaxSamplesPerRequest) async throws -> SyncReport {
-        try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", logger: SinkHarness.quiet) { uploader in
+        try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)",
+                                           requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
+                                           logger: SinkHarness.quiet) { uploader in
             try await SyncEngine(store: fixture.store, uploader: uploader,
                                  configuration: SyncConfiguration(maxSamplesPerRequest: maxSamplesPerRequest),
                                  logger: SinkHarness.quiet, time: TestClock().time, randomSeed: 1).run()

@@ -8,7 +8,7 @@ import Testing
 /// A dead or overloaded sink is one fact about the server: the engine waits for it with one shared backoff on the
 /// injected clock, says so, and gives up with every unsent interval pending — never marks intervals failed for it.
 /// A stop ends any wait at once.
-@Suite("Sync engine: waiting for the sink, and pausing at once", .timeLimit(.minutes(2)))
+@Suite("Sync engine: waiting for the sink, and pausing at once", .timeLimit(.minutes(10)))
 struct SinkOutageEngineTests {
     static let outage = SinkOutageMachine.Policy(baseSeconds: 2, maxDelaySeconds: 30, jitter: 0, giveUpAfterSeconds: 60)
 
@@ -17,6 +17,7 @@ struct SinkOutageEngineTests {
                 outage: SinkOutageMachine.Policy = outage, clock: TestClock,
                 _ body: (SyncEngine) async throws -> SyncReport) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", concurrency: concurrency,
+                                           requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
                                            logger: SinkHarness.quiet) { uploader in
             try await body(SyncEngine(
                 store: fixture.store, uploader: uploader,

@@ -9,7 +9,7 @@ import Testing
 
 /// The engine in process against the real sink (and, for faults, the fault front in front of it). Every wait runs on
 /// a ``TestClock``: no test sleeps for real or races the wall clock.
-@Suite("Sync engine against the real sink", .timeLimit(.minutes(2)))
+@Suite("Sync engine against the real sink", .timeLimit(.minutes(10)))
 struct SyncEngineTests {
     static let noJitter = RetryPolicy(maxAttempts: 5, baseSeconds: 2, jitter: 0)
     static let outage = SinkOutageMachine.Policy(baseSeconds: 2, maxDelaySeconds: 30, jitter: 0, giveUpAfterSeconds: 300)
@@ -21,6 +21,7 @@ struct SyncEngineTests {
         progress: (SyncProgress) -> Void = { _ in }
     ) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", gzip: gzip, concurrency: concurrency,
+                                           requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
                                            logger: SinkHarness.quiet) { uploader in
             let engine = SyncEngine(
                 store: fixture.store, uploader: uploader,

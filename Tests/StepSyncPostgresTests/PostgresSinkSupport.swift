@@ -122,7 +122,8 @@ func sync(_ fixture: SyncFixture, port: Int, token: String?, concurrency: Int = 
           policy: RetryPolicy = RetryPolicy(maxAttempts: 60, baseSeconds: 0.02, maxDelaySeconds: 0.25),
           progress: (SyncProgress) -> Void = { _ in }) async throws -> SyncReport {
     try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", token: token, concurrency: concurrency,
-                                       logger: quietLogger) { uploader in
+                                       requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
+                                           logger: quietLogger) { uploader in
         let engine = SyncEngine(store: fixture.store, uploader: uploader,
                                 configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy),
                                 logger: quietLogger)

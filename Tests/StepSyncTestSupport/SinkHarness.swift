@@ -73,3 +73,9 @@ public enum SinkHarness {
         public init(message: String) { self.message = message }
     }
 }
+
+extension TimeAmount {
+    /// The network deadlines (connect, request, `/health` probe) of a test's uploader: long enough that a suite of
+    /// hundreds of tests sharing two cores never fires one, so only a test's clock decides when the engine waits.
+    public static let patient: TimeAmount = .minutes(10)
+}
