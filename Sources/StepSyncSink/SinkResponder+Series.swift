@@ -95,13 +95,7 @@ extension SinkResponder {
     /// (``ElectrocardiogramAnswer/list(_:)``), from their parts 0: every ECG part in the range is paged through (a
     /// recording's parts start within its 30 s), and only part 0's header is decoded.
     func electrocardiograms(_ query: Query, client: ClientIdentity) async throws -> Response {
-        var range: Range<Int64>?
-        if query["from"] != nil || query["to"] != nil {
-            let from = try instant(query, "from") ?? Instants.min
-            let to = try instant(query, "to") ?? Instants.max
-            guard to >= from else { throw SinkError.badRequest("to is before from", field: "to") }
-            range = from..<to
-        }
+        let range = try startRange(query)
         var summaries: [ElectrocardiogramAnswer.Summary] = []
         var cursor: String?
         repeat {

@@ -197,13 +197,7 @@ struct SinkResponder: HTTPResponder {
             limit = min(value, configuration.maxPageLimit)
         }
         let cursor = query["cursor"].map(String.init)
-        var range: Range<Int64>?
-        if query["from"] != nil || query["to"] != nil {
-            let from = try instant(query, "from") ?? Instants.min
-            let to = try instant(query, "to") ?? Instants.max
-            guard to >= from else { throw SinkError.badRequest("to is before from", field: "to") }
-            range = from..<to
-        }
+        let range = try startRange(query)
         let page = try await storage.page(
             SamplePageQuery(type: type, cursor: cursor, limit: limit, maxBytes: configuration.maxPageBytes,
                             startRange: range),
@@ -314,6 +308,16 @@ struct SinkResponder: HTTPResponder {
             throw SinkError.badRequest("\(field) \(problem.detail)", field: field)
         }
         return type
+    }
+
+    /// The half-open start range `from..<to` of a query's ISO-8601 instants (either may be absent), `nil` when
+    /// neither is given; 400 naming `to` when it is before `from`.
+    func startRange(_ query: Query) throws -> Range<Int64>? {
+        guard query["from"] != nil || query["to"] != nil else { return nil }
+        let from = try instant(query, "from") ?? Instants.min
+        let to = try instant(query, "to") ?? Instants.max
+        guard to >= from else { throw SinkError.badRequest("to is before from", field: "to") }
+        return from..<to
     }
 
     /// The instant of query parameter `name`, or `nil` when absent; 400 naming it when it is not an ISO-8601 date

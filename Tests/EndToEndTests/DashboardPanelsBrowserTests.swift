@@ -124,7 +124,7 @@ struct DashboardPanelsBrowserTests {
         }
     }
 
-    // MARK: - Route and ECG (the endpoints of branch i25-sink)
+    // MARK: - Route and ECG
 
     /// A 5 km loop of 1,234 points around Berlin's Tiergarten, a minute-long workout per 50 points.
     static func loop(start: Int64) -> [RoutePoint] {
@@ -143,19 +143,9 @@ struct DashboardPanelsBrowserTests {
         }
     }
 
-    /// Whether this checkout's sink documents (and so serves: `OpenAPIDocumentTests`) the route and ECG endpoints
-    /// of branch i25-sink; the route/ECG test runs once they are merged.
-    static let seriesEndpointsServed: Bool = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let document = (try? String(contentsOf: root.appendingPathComponent("Sources/StepSyncSink/Resources/openapi.json"),
-                                    encoding: .utf8)) ?? ""
-        return document.contains(#""/electrocardiograms/{uuid}""#) && document.contains(#""/workouts/{uuid}/route""#)
-    }()
-
     @Test("""
-        the chosen workout's route is one polyline of its points; the chosen ECG's trace has every voltage \
-        (needs GET /workouts/{uuid}/route and /electrocardiograms of branch i25-sink)
-        """, .enabled(if: seriesEndpointsServed, "the route and ECG endpoints of branch i25-sink are not merged"))
+        the chosen workout's route is one polyline of its points; the chosen ECG's trace has every voltage
+        """)
     func routeAndECG() async throws {
         _ = try #require(Chromium.path, "chromium is not installed: apt-get install chromium")
         let start = ISO8601Millis.parse("2024-09-27T16:00:00.000Z")!

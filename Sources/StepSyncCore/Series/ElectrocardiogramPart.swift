@@ -65,8 +65,10 @@ public struct ElectrocardiogramPart: Hashable, Sendable {
         var ranges: [Range<Int>] = []
         var start = 0
         var bytes = overhead
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(32)
         for (i, value) in microvolts.enumerated() {
-            let cost = SeriesDetails.width(value) + 1
+            let cost = SeriesDetails.width(value, scratch: &scratch) + 1
             if i > start, bytes + cost > maxDetailsBytes {
                 ranges.append(start..<i)
                 start = i

@@ -52,8 +52,10 @@ public struct RoutePart: Hashable, Sendable {
         var parts: [[RoutePoint]] = []
         var current: [RoutePoint] = []
         var bytes = overhead
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(32)
         for point in points {
-            let cost = Self.width(of: point)
+            let cost = Self.width(of: point, scratch: &scratch)
             if !current.isEmpty, bytes + cost > maxDetailsBytes {
                 parts.append(current)
                 current = []
@@ -69,12 +71,16 @@ public struct RoutePart: Hashable, Sendable {
     }
 
     /// The bytes one point adds to the details (its eight values and their commas).
-    private static func width(of p: RoutePoint) -> Int {
-        var scratch: [UInt8] = []
+    private static func width(of p: RoutePoint, scratch: inout [UInt8]) -> Int {
+        scratch.removeAll(keepingCapacity: true)
         JSONBytes.appendInteger(p.timeMs, to: &scratch)
-        return scratch.count + 8 + SeriesDetails.width(p.latitude) + SeriesDetails.width(p.longitude)
-            + SeriesDetails.width(p.elevation) + SeriesDetails.width(p.speed) + SeriesDetails.width(p.course)
-            + SeriesDetails.width(p.horizontalAccuracy) + SeriesDetails.width(p.verticalAccuracy)
+        var total = scratch.count + 8
+        total += SeriesDetails.width(p.latitude, scratch: &scratch) + SeriesDetails.width(p.longitude, scratch: &scratch)
+        total += SeriesDetails.width(p.elevation, scratch: &scratch) + SeriesDetails.width(p.speed, scratch: &scratch)
+        total += SeriesDetails.width(p.course, scratch: &scratch)
+        total += SeriesDetails.width(p.horizontalAccuracy, scratch: &scratch)
+        total += SeriesDetails.width(p.verticalAccuracy, scratch: &scratch)
+        return total
     }
 
     /// The part's `details` JSON object.

@@ -16,11 +16,11 @@ enum SeriesDetails {
         out.append(UInt8(ascii: "]"))
     }
 
-    /// The bytes `value` takes in an array (without its comma).
-    static func width(_ value: Double?) -> Int {
+    /// The bytes `value` takes in an array (without its comma), measured by writing it into `scratch` (kept by
+    /// the caller, so a split writes each number once without a new array).
+    static func width(_ value: Double?, scratch: inout [UInt8]) -> Int {
         guard let value else { return 4 }
-        var scratch: [UInt8] = []
-        scratch.reserveCapacity(24)
+        scratch.removeAll(keepingCapacity: true)
         JSONBytes.appendNumber(value, to: &scratch)
         return scratch.count
     }
