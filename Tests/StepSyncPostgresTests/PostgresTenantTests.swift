@@ -162,7 +162,7 @@ struct PostgresTenantTests {
                 try await server.stopImmediately()
                 // Twice: once found by the probe, once from the state it left (and a probe in the background).
                 for _ in 0..<2 {
-                    let health = try await anna.send(.GET, "/health", timeout: .seconds(10))
+                    let health = try await anna.send(.GET, "/health", timeout: .seconds(60))
                     #expect(health.status == 503 && health.headers["retry-after"] != nil, "\(health.text)")
                     #expect(health.json["status"] as? String == "degraded")
                     let reason = try #require(health.json["reason"] as? String)

@@ -32,8 +32,8 @@ struct SinkConnectionLimitTests {
         try await withLimitedSink(ConnectionLimits(idleTimeout: Self.short)) { _, port in
             let connection = try RawConnection(port: port)
             try connection.send(Self.healthRequest)
-            #expect(connection.readResponse(timeout: .seconds(10)).status == 200)
-            let after = connection.readToEnd(timeout: .seconds(10))
+            #expect(connection.readResponse(timeout: .patient).status == 200)
+            let after = connection.readToEnd(timeout: .patient)
             #expect(after.closed)
             #expect(after.text.isEmpty)
         }
@@ -42,7 +42,7 @@ struct SinkConnectionLimitTests {
     @Test("a connection that sends nothing is closed after the header timeout")
     func silentConnectionClosed() async throws {
         try await withLimitedSink(ConnectionLimits(headerTimeout: Self.short)) { _, port in
-            let reading = try RawConnection(port: port).readToEnd(timeout: .seconds(10))
+            let reading = try RawConnection(port: port).readToEnd(timeout: .patient)
             #expect(reading.closed)
             #expect(reading.text.isEmpty)
         }
@@ -53,7 +53,7 @@ struct SinkConnectionLimitTests {
         try await withLimitedSink(ConnectionLimits(headerTimeout: Self.short)) { _, port in
             let connection = try RawConnection(port: port)
             try connection.send("GET /health HTTP/1.1\r\nHost: loc")
-            let reading = connection.readToEnd(timeout: .seconds(10))
+            let reading = connection.readToEnd(timeout: .patient)
             #expect(reading.closed)
             #expect(reading.status == 408, "\(reading.text)")
             #expect(reading.text.contains("request head"))
@@ -69,7 +69,7 @@ struct SinkConnectionLimitTests {
                 do { try connection.send([byte]) } catch { closedEarly = true; break }
                 try await Task.sleep(for: .milliseconds(100))
             }
-            let reading = connection.readToEnd(timeout: .seconds(10))
+            let reading = connection.readToEnd(timeout: .patient)
             #expect(closedEarly || reading.closed)
             #expect(reading.status == 408 || reading.text.isEmpty, "\(reading.text)")
         }
@@ -83,7 +83,7 @@ struct SinkConnectionLimitTests {
             try connection.send("POST /steps HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                                 + "Content-Length: \(body.count)\r\n\r\n")
             try connection.send(Array(body.prefix(10)))
-            let reading = connection.readToEnd(timeout: .seconds(10))
+            let reading = connection.readToEnd(timeout: .patient)
             #expect(reading.closed)
             #expect(reading.status == 408, "\(reading.text)")
             #expect(reading.text.contains("body stalled"))
@@ -109,7 +109,7 @@ struct SinkConnectionLimitTests {
                 try await Task.sleep(for: .milliseconds(300))
                 try connection.send(piece)
             }
-            let response = connection.readResponse(timeout: .seconds(10))
+            let response = connection.readResponse(timeout: .patient)
             #expect(response.status == 200, "\(response.text)")
             #expect(try await client.send(.GET, "/steps").json["storedCount"] as? Int == 9)
         }
@@ -130,14 +130,14 @@ struct SinkConnectionLimitTests {
                     try await observer.waitFor { $0.held == k + 1 }
                 } else {
                     // At the cap: admitting this one closed the oldest (an event seen on that socket).
-                    #expect(held[k - 4].readToEnd(timeout: .seconds(10)).closed, "connection \(k - 4)")
+                    #expect(held[k - 4].readToEnd(timeout: .patient).closed, "connection \(k - 4)")
                 }
             }
             let real = try RawConnection(port: port)
             try real.send(Self.healthRequest)
-            #expect(real.readResponse(timeout: .seconds(10)).status == 200)
+            #expect(real.readResponse(timeout: .patient).status == 200)
             // The three oldest made room for the two later ones and the real request.
-            for connection in held.prefix(3) { #expect(connection.readToEnd(timeout: .seconds(5)).closed) }
+            for connection in held.prefix(3) { #expect(connection.readToEnd(timeout: .patient).closed) }
             for connection in held.suffix(3) { #expect(!connection.readToEnd(timeout: .milliseconds(200)).closed) }
         }
     }
@@ -155,7 +155,7 @@ struct SinkConnectionLimitTests {
                 busy.append(connection)
             }
             try await observer.waitFor { $0.held == 2 && $0.busy == 2 }
-            let newcomer = try RawConnection(port: port).readToEnd(timeout: .seconds(10))
+            let newcomer = try RawConnection(port: port).readToEnd(timeout: .patient)
             #expect(newcomer.closed)
             #expect(newcomer.status == 503, "\(newcomer.text)")
             #expect(newcomer.text.contains("Retry-After: 1"))
@@ -163,7 +163,7 @@ struct SinkConnectionLimitTests {
             try await observer.waitFor { $0.held == 0 }
             let later = try RawConnection(port: port)
             try later.send(Self.healthRequest)
-            #expect(later.readResponse(timeout: .seconds(10)).status == 200)
+            #expect(later.readResponse(timeout: .patient).status == 200)
         }
     }
 }

@@ -133,3 +133,10 @@ private func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -
     send(fd, bytes, count, 0)
     #endif
 }
+
+extension Duration {
+    /// How long a raw-socket read waits for what must come (an answer, a close): minutes, since the reads return the
+    /// moment it comes and a suite of 600 tests on two cores can starve a sink for seconds. Only a failing test waits
+    /// this long.
+    public static let patient: Duration = .seconds(120)
+}
