@@ -4,8 +4,8 @@ import StepSyncStore
 import Testing
 @testable import StepSyncImport
 
-/// A fresh directory and store for one test.
-struct Workspace {
+/// A fresh directory and store for one test, removed when the test lets go of it.
+final class Workspace {
     let directory: URL
     let store: StepStore
 
@@ -15,6 +15,8 @@ struct Workspace {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try StepStore(path: directory.appendingPathComponent("health.sqlite").path)
     }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     func importExport(_ path: String, strict: Bool = false) throws -> ImportSummary {
         try HealthImporter(store: store).importExport(at: path, strict: strict)
