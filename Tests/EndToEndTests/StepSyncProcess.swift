@@ -19,7 +19,7 @@ struct StepSyncProcess {
     /// where the word `serve`/`sync` that follows `--` is replaced by the binary and itself).
     /// `environment` is added to (and overrides) this process's environment.
     init(_ arguments: [String], executable: String? = nil, environment: [String: String] = [:]) throws {
-        let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-proc-\(UUID().uuidString)")
+        let base = (ProcessOutputDirectory.path as NSString).appendingPathComponent(UUID().uuidString)
         stdoutPath = base + ".out"
         stderrPath = base + ".err"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
@@ -87,4 +87,15 @@ struct StepSyncProcess {
         kill(pid, SIGKILL)
         throw SinkHarness.HarnessError(message: "serve did not listen: \(stderr)")
     }
+}
+
+/// One directory for the output files of every process a test run starts, removed when the run exits (15,000 files
+/// had piled up in the temporary directory when each file was left there).
+private enum ProcessOutputDirectory {
+    static let path: String = {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-proc-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: ProcessOutputDirectory.path) }
+        return path
+    }()
 }
