@@ -82,6 +82,25 @@ import Testing
         #expect(partialProperties["points"] as? Int == parts[0].points.count + parts[1].points.count)
     }
 
+    @Test("GeoJSON: a route of one point is a Point geometry (a LineString needs two positions), two points a LineString")
+    func onePointRoute() throws {
+        let first = RoutePoint(timeMs: 1_733_670_476_000, latitude: 40.154135, longitude: -8.865413, elevation: 22)
+        let second = RoutePoint(timeMs: 1_733_670_477_000, latitude: 40.15414, longitude: -8.86542)
+        func geometry(_ points: [RoutePoint]) throws -> [String: Any] {
+            let route = AssembledRoute(first: RoutePart(workout: Self.workout, index: 0, count: 1, file: nil, points: points),
+                                       others: [])
+            let feature = try #require(try JSONSerialization.jsonObject(with: Data(RouteGeoJSON.feature(route))) as? [String: Any])
+            #expect((feature["properties"] as? [String: Any])?["points"] as? Int == points.count)
+            return try #require(feature["geometry"] as? [String: Any])
+        }
+        let one = try geometry([first])
+        #expect(one["type"] as? String == "Point")
+        #expect(one["coordinates"] as? [Double] == [-8.865413, 40.154135, 22])
+        let two = try geometry([first, second])
+        #expect(two["type"] as? String == "LineString")
+        #expect(two["coordinates"] as? [[Double]] == [[-8.865413, 40.154135, 22], [-8.86542, 40.15414]])
+    }
+
     @Test("GPX: well-formed XML, a trkpt per point with lon, lat, ele, time and Apple's extensions")
     func gpx() throws {
         let points = Self.run(points: 300)

@@ -3,15 +3,15 @@ import StepSyncCore
 
 /// Checks a JSON value against a schema of the OpenAPI document, for the subset of JSON Schema the document uses:
 /// `$ref` (within the document), `type` (a name or a list), `required`, `properties`, `additionalProperties`,
-/// `items`, `enum`, `const`, `oneOf`, `minimum`, `maximum`, and the formats `date-time` (the sink's instants),
-/// `date` and `uuid`. A keyword outside the subset is reported as a problem, so the document cannot drift past
-/// what this checks.
+/// `items`, `minItems`, `maxItems`, `enum`, `const`, `oneOf`, `minimum`, `maximum`, and the formats `date-time`
+/// (the sink's instants), `date` and `uuid`. A keyword outside the subset is reported as a problem, so the document
+/// cannot drift past what this checks.
 struct SchemaCheck {
     let document: [String: Any]
 
     static let known: Set<String> = [
         "$ref", "type", "required", "properties", "additionalProperties", "items", "enum", "const", "oneOf", "minimum",
-        "maximum", "format", "description", "examples", "pattern",
+        "maximum", "format", "description", "examples", "pattern", "minItems", "maxItems",
     ]
 
     /// The problems of `value` against `schema` (empty: it conforms), each naming where (`$.samples[0].uuid`).
@@ -66,8 +66,12 @@ struct SchemaCheck {
                 }
             }
         }
-        if let array = value as? [Any], let items = schema["items"] as? [String: Any] {
-            for (i, item) in array.enumerated() { found += problems(item, items, at: "\(path)[\(i)]") }
+        if let array = value as? [Any] {
+            if let least = schema["minItems"] as? Int, array.count < least { found.append("\(path): fewer than \(least) items") }
+            if let most = schema["maxItems"] as? Int, array.count > most { found.append("\(path): more than \(most) items") }
+            if let items = schema["items"] as? [String: Any] {
+                for (i, item) in array.enumerated() { found += problems(item, items, at: "\(path)[\(i)]") }
+            }
         }
         return found
     }

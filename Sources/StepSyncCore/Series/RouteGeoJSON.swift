@@ -10,8 +10,9 @@
 /// ```
 ///
 /// A position is `[lon, lat, ele]`, or `[lon, lat]` for a point without elevation; the property arrays run
-/// parallel to the coordinates (`null` where a point lacks the value). A route of one point is a LineString of one
-/// position (RFC 7946 wants two; the `points` property says how many there are). Numbers are written as
+/// parallel to the coordinates (`null` where a point lacks the value). A route of one point is a `Point` geometry
+/// (`"coordinates":[lon,lat,ele]`): RFC 7946 §3.1.4 wants two or more positions in a LineString, and GeoJSON
+/// readers (GDAL, shapely) refuse one. Numbers are written as
 /// ``JSONBytes`` writes them: the shortest text that reads back as the same double.
 public enum RouteGeoJSON {
     /// The media type of the answer.
@@ -22,9 +23,7 @@ public enum RouteGeoJSON {
         let points = route.points
         var out: [UInt8] = []
         out.reserveCapacity(256 + points.count * 150)
-        out.append(contentsOf: #"{"type":"Feature","geometry":{"type":"LineString","coordinates":["#.utf8)
-        for (i, p) in points.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
+        func position(_ p: RoutePoint) {
             out.append(UInt8(ascii: "["))
             JSONBytes.appendNumber(p.longitude, to: &out)
             out.append(UInt8(ascii: ","))
@@ -35,7 +34,18 @@ public enum RouteGeoJSON {
             }
             out.append(UInt8(ascii: "]"))
         }
-        out.append(contentsOf: #"]},"properties":{"#.utf8)
+        if points.count == 1 {
+            out.append(contentsOf: #"{"type":"Feature","geometry":{"type":"Point","coordinates":"#.utf8)
+            position(points[0])
+        } else {
+            out.append(contentsOf: #"{"type":"Feature","geometry":{"type":"LineString","coordinates":["#.utf8)
+            for (i, p) in points.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                position(p)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(contentsOf: #"},"properties":{"#.utf8)
         JSONBytes.member("workout", string: route.workout.uuidString, to: &out)
         JSONBytes.separator(&out)
         JSONBytes.key("file", to: &out)
