@@ -7,26 +7,32 @@ import Foundation
 /// it **starts**, whole (a night that begins at 03:00 is still the previous evening's; a stage that runs past noon is
 /// not cut). So every sample belongs to exactly one night, and an afternoon nap counts towards the night that follows
 /// it. `from`…`to` name the nights by their evenings; a night over a clock change is an hour longer or shorter, as
-/// noon is local. Durations from every source add up (two apps recording the same night count twice); a value that
-/// is not one of HealthKit's six codes (``SleepStage``) is left out. `asleep` adds up the four sleep stages.
+/// noon is local. **Each instant counts once**: a stage's seconds are the length of the union of its samples
+/// (``IntervalUnion``), so an iPhone and a Watch recording the same night, or a sample sent twice under two uuids,
+/// do not double it; `asleep` is the union of the four sleep stages' samples together (a minute one source calls
+/// core and another unspecified is one minute asleep). A value that is not one of HealthKit's six codes
+/// (``SleepStage``) is left out.
 ///
-/// Fed page by page (``add(_:)``); memory is bounded by the number of nights.
+/// Fed page by page in any order (``add(_:)``); memory is bounded by the nights and their disjoint spans, not the
+/// samples.
 public struct SleepNights: Sendable {
-    /// One night: milliseconds per stage, indexed by ``SleepStage/rawValue``.
+    /// One night: the spans of each stage, indexed by ``SleepStage/rawValue``, and of the sleep stages together.
     public struct Night: Hashable, Sendable {
         /// The local date of the evening.
         public var date: CivilDate
-        /// Milliseconds per stage code 0…5.
-        public var milliseconds: [Int64] = Array(repeating: 0, count: SleepStage.allCases.count)
+        /// The union of each stage's samples, stage code 0…5.
+        public var stages: [IntervalUnion] = Array(repeating: IntervalUnion(), count: SleepStage.allCases.count)
+        /// The union of the samples of the four sleep stages.
+        public var asleep = IntervalUnion()
         /// How many samples the night holds.
         public var samples: Int = 0
 
-        /// Seconds of `stage`.
-        public func seconds(_ stage: SleepStage) -> Double { Double(milliseconds[stage.rawValue]) / 1000 }
-        /// Seconds of the four sleep stages together.
-        public var asleepSeconds: Double {
-            SleepStage.allCases.filter(\.isAsleep).reduce(0) { $0 + seconds($1) }
-        }
+        /// Milliseconds of `stage`, each instant once.
+        public func milliseconds(_ stage: SleepStage) -> Int64 { stages[stage.rawValue].length }
+        /// Seconds of `stage`, each instant once.
+        public func seconds(_ stage: SleepStage) -> Double { Double(milliseconds(stage)) / 1000 }
+        /// Seconds asleep in any of the four sleep stages, each instant once.
+        public var asleepSeconds: Double { Double(asleep.length) / 1000 }
     }
 
     /// The request: the evenings `from…to` and the zone.
@@ -68,7 +74,9 @@ public struct SleepNights: Sendable {
         for sample in samples where sample.type == .sleepAnalysis {
             guard sample.value.rounded() == sample.value, let stage = SleepStage(rawValue: Int(exactly: sample.value) ?? -1),
                   let index = night(containing: sample.startMs) else { continue }
-            nights[index].milliseconds[stage.rawValue] += sample.endMs - sample.startMs
+            let span = sample.startMs..<max(sample.startMs, sample.endMs)
+            nights[index].stages[stage.rawValue].insert(span)
+            if stage.isAsleep { nights[index].asleep.insert(span) }
             nights[index].samples += 1
         }
     }
