@@ -115,6 +115,7 @@ extension StepSyncCommand {
             let storage = try JSONLStorage(stepsPath: sinkPath, durable: true, logger: logger)
             let concurrency = tuning.concurrency
             let requestSamples = tuning.requestSamples
+            let (maxInFlight, inFlightCeiling) = (tuning.maxInFlight, tuning.inFlightCeiling)
             let stop = SyncStop()
             let checkedTypes = figures.map(\.type)
             let (report, syncCPUSeconds, sinkDigests, checkSeconds) = try await SignalHandlers.withStopOnSignals(stop) {
@@ -123,10 +124,11 @@ extension StepSyncCommand {
                     if !quiet { print("3. serve     sink on http://127.0.0.1:\(port), appending to \(root) (fdatasync per group commit)") }
                     let cpuBefore = Self.cpuSeconds()
                     let report = try await HTTPUploader.withUploader(
-                        server: "http://127.0.0.1:\(port)", concurrency: concurrency, logger: logger
+                        server: "http://127.0.0.1:\(port)", concurrency: inFlightCeiling, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader,
                                                 configuration: SyncConfiguration(concurrency: concurrency,
+                                                                                 maxInFlight: maxInFlight,
                                                                                  maxSamplesPerRequest: requestSamples),
                                                 logger: logger)
                         var reporter = ProgressReporter(label: "intervals", enabled: !quiet)
