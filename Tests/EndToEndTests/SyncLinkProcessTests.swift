@@ -72,7 +72,8 @@ enum DelayProxy {
         let proxy = try ChildProcess("/usr/bin/python3", [script, "--target", "127.0.0.1:\(target)",
                                                           "--delay-ms", "\(delayMs)"], stdout: output)
         defer {
-            kill(proxy.processIdentifier, SIGTERM)
+            // SIGKILL: a child of the test process inherits its blocked signals, SIGTERM among them.
+            kill(proxy.processIdentifier, SIGKILL)
             proxy.waitUntilExit()
         }
         let deadline = ContinuousClock.now + .seconds(60)
