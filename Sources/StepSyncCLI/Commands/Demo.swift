@@ -115,7 +115,10 @@ extension StepSyncCommand {
             let storage = try JSONLStorage(stepsPath: sinkPath, durable: true, logger: logger)
             let concurrency = tuning.concurrency
             let requestSamples = tuning.requestSamples
-            let (maxInFlight, inFlightCeiling) = (tuning.maxInFlight, tuning.inFlightCeiling)
+            // The demo's sink is in process on loopback: no link to fill, so one request a lane unless asked (the
+            // window would only add request bodies in memory; Planning/sync.md, "In flight").
+            let maxInFlight = tuning.maxInFlight ?? concurrency
+            let inFlightCeiling = maxInFlight
             let stop = SyncStop()
             let checkedTypes = figures.map(\.type)
             let (report, syncCPUSeconds, sinkDigests, checkSeconds) = try await SignalHandlers.withStopOnSignals(stop) {
