@@ -1,11 +1,24 @@
 import ArgumentParser
+import StepSyncCore
 import StepSyncEngine
 
-/// `--concurrency` and `--request-samples`, shared by the commands that run the sync engine (`sync`, `demo`).
+/// `--concurrency`, `--max-in-flight` and `--request-samples`, shared by the commands that run the sync engine
+/// (`sync`, `demo`).
 struct SyncTuningOptions: ParsableArguments {
-    /// The most intervals in flight at once.
-    @Option(help: "The most intervals in flight at once (1…64).")
+    /// The send lanes: requests in flight at first, and the fewest ever.
+    @Option(help: ArgumentHelp(
+        "The send lanes (1…64): requests in flight at first; each lane keeps more in flight as the round trip asks.",
+        discussion: "The sync measures the link as it goes (the acknowledgement rate and the shortest round trip) and "
+            + "lets each lane keep as many requests in flight as fill it: one on loopback, several over a long link "
+            + "— at most --max-in-flight in all."))
     var concurrency = 3
+
+    /// The most requests in flight at once (default: eight a lane).
+    @Option(name: .customLong("max-in-flight"), help: ArgumentHelp(
+        "The most requests in flight at once, however long the round trip (default: 8 × --concurrency; "
+            + "= --concurrency: one request a lane).",
+        valueName: "n"))
+    var maxInFlight: Int?
 
     /// The most samples one packed request carries (0: one interval per request).
     @Option(name: .customLong("request-samples"), help: ArgumentHelp(
@@ -17,8 +30,15 @@ struct SyncTuningOptions: ParsableArguments {
         guard (1...64).contains(concurrency) else {
             throw ValidationError("--concurrency must be between 1 and 64, not \(concurrency)")
         }
+        if let maxInFlight, !(concurrency...512).contains(maxInFlight) {
+            throw ValidationError(
+                "--max-in-flight must be between --concurrency (\(concurrency)) and 512, not \(maxInFlight)")
+        }
         guard requestSamples >= 0 else {
             throw ValidationError("--request-samples must be at least 0 (0: one interval per request), not \(requestSamples)")
         }
     }
+
+    /// The most requests the run may keep in flight: `--max-in-flight` or its default (sizes the connection pool).
+    var inFlightCeiling: Int { maxInFlight ?? InFlightWindow.Policy.defaultMaxInFlight(lanes: concurrency) }
 }

@@ -34,7 +34,8 @@ public struct HTTPUploader: Uploader {
     ///   - server: the sink's base URL, e.g. `http://127.0.0.1:8000` (see ``validateServerURL(_:)``).
     ///   - gzip: compress request bodies (`Content-Encoding: gzip`).
     ///   - token: sent as `Authorization: Bearer <token>` when given.
-    ///   - concurrency: the most requests in flight (sizes the connection pool).
+    ///   - concurrency: the most requests in flight (sizes the connection pool: the sync's in-flight ceiling,
+    ///     `SyncConfiguration.inFlightCeiling`).
     ///   - requestTimeout: the deadline of one request.
     ///   - connectTimeout: the deadline of establishing a connection.
     ///   - probeTimeout: the deadline of a `GET /health` probe (``probe()``).

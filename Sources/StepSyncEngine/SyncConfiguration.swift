@@ -2,8 +2,11 @@ import StepSyncCore
 
 /// How a ``SyncEngine`` runs.
 public struct SyncConfiguration: Sendable {
-    /// The most intervals in flight at once (≥ 1).
+    /// The send lanes (≥ 1): the requests in flight at first, and the fewest ever (``InFlightWindow``).
     public var concurrency: Int
+    /// The most requests in flight at once, however long the round trip (`nil`: eight a lane,
+    /// ``InFlightWindow/Policy/defaultMaxInFlight(lanes:)``; equal to `concurrency`: no window, one request a lane).
+    public var maxInFlight: Int?
     /// Retries of transient failures that hit one interval (a 500, a read timeout).
     public var retryPolicy: RetryPolicy
     /// How the engine waits for a sink that cannot be reached or answers 429/502/503/504, and when it gives up.
@@ -31,6 +34,7 @@ public struct SyncConfiguration: Sendable {
     /// Creates a configuration; `concurrency` and `pageSize` are clamped to at least 1.
     public init(
         concurrency: Int = 3,
+        maxInFlight: Int? = nil,
         retryPolicy: RetryPolicy = .default,
         outagePolicy: SinkOutageMachine.Policy = .default,
         retryFailed: Bool = false,
@@ -40,7 +44,9 @@ public struct SyncConfiguration: Sendable {
         probeFirst: Bool = true,
         maxRequestBytes: Int? = nil
     ) {
-        self.concurrency = max(1, concurrency)
+        let lanes = max(1, concurrency)
+        self.concurrency = lanes
+        self.maxInFlight = maxInFlight.map { max(lanes, $0) }
         self.retryPolicy = retryPolicy
         self.outagePolicy = outagePolicy
         self.retryFailed = retryFailed
@@ -49,6 +55,11 @@ public struct SyncConfiguration: Sendable {
         self.maxSamplesPerRequest = max(0, maxSamplesPerRequest)
         self.probeFirst = probeFirst
         self.maxRequestBytes = maxRequestBytes
+    }
+
+    /// The most requests in flight the run may reach: ``maxInFlight`` or its default (sizes the connection pool).
+    public var inFlightCeiling: Int {
+        maxInFlight ?? InFlightWindow.Policy.defaultMaxInFlight(lanes: concurrency)
     }
 
     /// The range `--max-request-bytes` accepts: 1 KiB … 1 GiB.

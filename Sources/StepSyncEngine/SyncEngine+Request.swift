@@ -7,16 +7,16 @@ extension SyncEngine {
     /// Claims, sends (with retries) and marks one request's intervals: one interval, or several consecutive small
     /// ones of one type (``RequestPacking``) claimed in one transaction, sent in one body and marked synced in one
     /// transaction once the sink acknowledged it. Also returns the samples it left out as invalid, and how many of
-    /// `batch` were no longer pending — the ``SyncRunMachine/Event/requestEnded(_:rejected:notPending:)`` the run's
-    /// machine takes in.
+    /// `batch` were no longer pending — the ``SyncRunMachine/Event/requestEnded(_:rejected:notPending:request:)`` the
+    /// run's machine takes in (`request`: the number the machine sent it under).
     func send(
-        _ batch: [SyncInterval], stop: SyncStop, bodyLimit: SharedBodyLimit
+        _ batch: [SyncInterval], request: Int, stop: SyncStop, bodyLimit: SharedBodyLimit
     ) async throws -> SyncRunMachine.Event {
         let (result, rejected, notPending) = try await sendRequest(batch, stop: stop, bodyLimit: bodyLimit)
-        return .requestEnded(result, rejected: rejected, notPending: notPending)
+        return .requestEnded(result, rejected: rejected, notPending: notPending, request: request)
     }
 
-    /// ``send(_:stop:bodyLimit:)``'s work: the request's result, the samples left out, the intervals not pending.
+    /// ``send(_:request:stop:bodyLimit:)``'s work: the request's result, the samples left out, the intervals not pending.
     private func sendRequest(
         _ batch: [SyncInterval], stop: SyncStop, bodyLimit: SharedBodyLimit
     ) async throws -> (SyncRunMachine.RequestResult, [RejectedSample], notPending: Int) {

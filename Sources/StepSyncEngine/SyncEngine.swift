@@ -3,8 +3,8 @@ import Logging
 import StepSyncCore
 import StepSyncStore
 
-/// Syncs the store's pending intervals of every sample type to the sink: claim → send → mark, at most `concurrency`
-/// in flight.
+/// Syncs the store's pending intervals of every sample type to the sink: claim → send → mark, `concurrency` lanes
+/// of requests, each lane keeping as many in flight as the link's round trip needs (``InFlightWindow``).
 ///
 /// The protocol, for each pending interval (step counts first, then the other types; oldest first in each):
 /// 1. **claim**: `markInFlight` (pending → inFlight, one more attempt) — durable before anything is sent;
@@ -109,7 +109,7 @@ public struct SyncEngine: Sendable {
         for type in types { queue += try store.intervals(of: type, status: [.pending]) }
         var machine = SyncRunMachine(
             queue: queue,
-            configuration: .init(concurrency: configuration.concurrency,
+            configuration: .init(concurrency: configuration.concurrency, maxInFlight: configuration.maxInFlight,
                                  maxSamplesPerRequest: configuration.maxSamplesPerRequest,
                                  outagePolicy: configuration.outagePolicy, probeFirst: configuration.probeFirst,
                                  maxListedRejections: SyncReport.maxListedRejections),
@@ -127,6 +127,9 @@ public struct SyncEngine: Sendable {
         }
 
         record(machine.tally, into: &report)
+        report.peakInFlight = machine.tally.peakInFlight
+        report.window = machine.window.limit
+        report.roundTripMs = machine.window.minRoundTrip.map { ($0.inSeconds * 1_000).rounded() }
         let learnt = bodyLimit.value
         report.tooLarge = learnt.refusals
         report.requestLimitBytes = learnt.limit
@@ -147,8 +150,8 @@ public struct SyncEngine: Sendable {
         var finished = false
         for action in actions {
             switch action {
-            case .send(let batch):
-                group.addTask { try await self.send(batch, stop: stop, bodyLimit: bodyLimit) }
+            case .send(let batch, let request):
+                group.addTask { try await self.send(batch, request: request, stop: stop, bodyLimit: bodyLimit) }
             case .probeSink:
                 group.addTask { [uploader] in .probed(await uploader.probe()) }
             case .waitForSink(let delay, let failure):

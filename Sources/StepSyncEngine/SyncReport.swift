@@ -32,6 +32,12 @@ public struct SyncReport: Hashable, Sendable {
     /// The body limit in force at the end of the run, in bytes (`--max-request-bytes`, lowered by each 413); `nil`
     /// when none was set or learnt.
     public var requestLimitBytes: Int?
+    /// The most requests that were in flight at once (the window opens past `--concurrency` on a long round trip).
+    public var peakInFlight: Int = 0
+    /// The window at the end of the run: how many requests it let be in flight.
+    public var window: Int = 0
+    /// The shortest time from a request's send to its acknowledgement, in milliseconds (`nil`: none measured).
+    public var roundTripMs: Double?
     /// Whether a stop was requested (the run was paused).
     public var stopped = false
     /// When the run gave up waiting for the sink (`--give-up-after`): the one line saying why, e.g.

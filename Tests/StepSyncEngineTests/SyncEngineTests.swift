@@ -15,7 +15,7 @@ struct SyncEngineTests {
     static let outage = SinkOutageMachine.Policy(baseSeconds: 2, maxDelaySeconds: 30, jitter: 0, giveUpAfterSeconds: 300)
 
     func sync(
-        _ fixture: SyncFixture, port: Int, concurrency: Int = 3, policy: RetryPolicy = noJitter,
+        _ fixture: SyncFixture, port: Int, concurrency: Int = 3, maxInFlight: Int? = nil, policy: RetryPolicy = noJitter,
         outage: SinkOutageMachine.Policy = outage, gzip: Bool = false, retryFailed: Bool = false,
         types: [SampleType]? = nil, maxSamplesPerRequest: Int = 0, clock: TestClock = TestClock(), stop: SyncStop = .never,
         progress: (SyncProgress) -> Void = { _ in }
@@ -25,7 +25,8 @@ struct SyncEngineTests {
                                            logger: SinkHarness.quiet) { uploader in
             let engine = SyncEngine(
                 store: fixture.store, uploader: uploader,
-                configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy, outagePolicy: outage,
+                configuration: SyncConfiguration(concurrency: concurrency, maxInFlight: maxInFlight,
+                                                 retryPolicy: policy, outagePolicy: outage,
                                                  retryFailed: retryFailed, types: types,
                                                  maxSamplesPerRequest: maxSamplesPerRequest),
                 logger: SinkHarness.quiet, time: clock.time, randomSeed: 1)
@@ -50,13 +51,13 @@ struct SyncEngineTests {
         }
     }
 
-    @Test("no more than N requests are ever in flight", arguments: [1, 3])
+    @Test("no more than --max-in-flight N requests are ever in flight", arguments: [1, 3])
     func boundedConcurrency(limit: Int) async throws {
         let fixture = try SyncFixture(intervals: 12, samplesPerInterval: 5)
         try await SinkHarness.withSink { sinkPort in
             // The front holds each POST until its whole batch of `limit` has arrived: N in flight, every time.
             try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(batch: limit)) { port, counters in
-                let report = try await sync(fixture, port: port, concurrency: limit)
+                let report = try await sync(fixture, port: port, concurrency: limit, maxInFlight: limit)
                 #expect(report.isComplete)
                 #expect(await counters.maxInFlight == limit)
                 #expect(await counters.posts == 12)

@@ -115,6 +115,10 @@ extension StepSyncCommand {
             let storage = try JSONLStorage(stepsPath: sinkPath, durable: true, logger: logger)
             let concurrency = tuning.concurrency
             let requestSamples = tuning.requestSamples
+            // The demo's sink is in process on loopback: no link to fill, so one request a lane unless asked (the
+            // window would only add request bodies in memory; Planning/sync.md, "In flight").
+            let maxInFlight = tuning.maxInFlight ?? concurrency
+            let inFlightCeiling = maxInFlight
             let stop = SyncStop()
             let checkedTypes = figures.map(\.type)
             let (report, syncCPUSeconds, sinkDigests, checkSeconds) = try await SignalHandlers.withStopOnSignals(stop) {
@@ -123,10 +127,11 @@ extension StepSyncCommand {
                     if !quiet { print("3. serve     sink on http://127.0.0.1:\(port), appending to \(root) (fdatasync per group commit)") }
                     let cpuBefore = Self.cpuSeconds()
                     let report = try await HTTPUploader.withUploader(
-                        server: "http://127.0.0.1:\(port)", concurrency: concurrency, logger: logger
+                        server: "http://127.0.0.1:\(port)", concurrency: inFlightCeiling, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader,
                                                 configuration: SyncConfiguration(concurrency: concurrency,
+                                                                                 maxInFlight: maxInFlight,
                                                                                  maxSamplesPerRequest: requestSamples),
                                                 logger: logger)
                         var reporter = ProgressReporter(label: "intervals", enabled: !quiet)

@@ -31,6 +31,7 @@ extension StepSyncCommand {
                 again in parts (packed intervals apart, then one interval's samples) and the limit is kept for the \
                 rest of the run (--max-request-bytes sets one up front); an interval fails for size only when one \
                 sample alone is refused.
+                In flight: --concurrency lanes (default 3), one request each at first; as acknowledgements come                 back the sync measures the link (the acknowledgement rate and the shortest round trip) and lets the                 lanes keep as many requests in flight as fill it — about one a lane on loopback, several over a long                 link — at most --max-in-flight (default 8 a lane). Every request stays within the body limit                 learnt or set; each interval is still marked synced only after its own acknowledgement.
                 For https:// the system's roots are trusted; --cacert FILE (or STEPSYNC_CACERT) adds a private CA \
                 or the sink's self-signed certificate.
                 Examples:
@@ -118,6 +119,7 @@ extension StepSyncCommand {
             }
             let configuration = SyncConfiguration(
                 concurrency: tuning.concurrency,
+                maxInFlight: tuning.maxInFlight,
                 retryPolicy: RetryPolicy(maxAttempts: maxAttempts, baseSeconds: backoffBase),
                 outagePolicy: SinkOutageMachine.Policy(baseSeconds: backoffBase, giveUpAfterSeconds: giveUpAfter),
                 retryFailed: retryFailed,
@@ -132,7 +134,7 @@ extension StepSyncCommand {
                 try await SignalHandlers.withStopOnSignals(stop) {
                     try await HTTPUploader.withUploader(
                         server: server, gzip: gzip, token: token, caCertificateFile: caCertificateFile,
-                        concurrency: tuning.concurrency, logger: logger
+                        concurrency: tuning.inFlightCeiling, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
                                                 logger: logger)
@@ -193,6 +195,9 @@ extension StepSyncCommand {
                 "gaveUp": report.gaveUp.map { $0 as Any } ?? NSNull(),
                 "tooLarge": report.tooLarge,
                 "requestLimitBytes": report.requestLimitBytes.map { $0 as Any } ?? NSNull(),
+                "peakInFlight": report.peakInFlight,
+                "window": report.window,
+                "roundTripMs": report.roundTripMs.map { $0 as Any } ?? NSNull(),
                 "serverWaits": report.serverWaits,
                 "unsupported": report.unsupported,
                 "skipped": report.skipped,

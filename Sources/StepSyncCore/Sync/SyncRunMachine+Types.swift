@@ -1,8 +1,11 @@
 extension SyncRunMachine {
     /// The settings the run's decisions depend on.
     public struct Configuration: Hashable, Sendable {
-        /// The most requests in flight at once (≥ 1).
+        /// The send lanes (≥ 1): the requests in flight at first, and the window's floor (``InFlightWindow``).
         public var concurrency: Int
+        /// The window's ceiling: the most requests in flight at once (≥ `concurrency`); equal to `concurrency`, the
+        /// window never moves.
+        public var maxInFlight: Int
         /// The most samples one request of several packed intervals carries (``RequestPacking``); `0` sends every
         /// interval alone.
         public var maxSamplesPerRequest: Int
@@ -13,15 +16,19 @@ extension SyncRunMachine {
         /// The most rejected samples ``Tally/rejected`` lists (``Tally/rejectedCount`` counts them all).
         public var maxListedRejections: Int
 
-        /// Creates the settings; `concurrency` is clamped to at least 1.
+        /// Creates the settings; `concurrency` is clamped to at least 1, `maxInFlight` (default: eight a lane,
+        /// ``InFlightWindow/Policy/defaultMaxInFlight(lanes:)``) to at least `concurrency`.
         public init(
             concurrency: Int = 3,
+            maxInFlight: Int? = nil,
             maxSamplesPerRequest: Int = 5_000,
             outagePolicy: SinkOutageMachine.Policy = .default,
             probeFirst: Bool = true,
             maxListedRejections: Int = 1_000
         ) {
             self.concurrency = max(1, concurrency)
+            self.maxInFlight = max(self.concurrency,
+                                   maxInFlight ?? InFlightWindow.Policy.defaultMaxInFlight(lanes: self.concurrency))
             self.maxSamplesPerRequest = max(0, maxSamplesPerRequest)
             self.outagePolicy = outagePolicy
             self.probeFirst = probeFirst
@@ -57,8 +64,10 @@ extension SyncRunMachine {
         /// The stop signal reached `count` requests (the watcher of ``Action/watchStop(count:)`` returned).
         case stopSignalled(count: Int)
         /// A request's task ended with `result`; it left out `rejected` samples as invalid, and `notPending` of its
-        /// intervals were no longer pending when claimed (skipped).
-        case requestEnded(RequestResult, rejected: [RejectedSample] = [], notPending: Int = 0)
+        /// intervals were no longer pending when claimed (skipped). `request` is the number its
+        /// ``Action/send(_:request:)`` gave it: its acknowledgement then measures the link for the window (`nil`:
+        /// not measured).
+        case requestEnded(RequestResult, rejected: [RejectedSample] = [], notPending: Int = 0, request: Int? = nil)
         /// The wait for the sink ended: `completed` when it ran its course (not cut short by a stop).
         case waitEnded(completed: Bool)
     }
@@ -85,8 +94,8 @@ extension SyncRunMachine {
     /// What the engine must do, in the order given.
     public enum Action: Hashable, Sendable {
         /// Claim, send and mark these intervals as one request, in a task of its own; its end comes back as
-        /// ``Event/requestEnded(_:rejected:notPending:)``.
-        case send([SyncInterval])
+        /// ``Event/requestEnded(_:rejected:notPending:request:)`` with `request`, the request's number in the run.
+        case send([SyncInterval], request: Int)
         /// Probe the sink (`GET /health`) in a task; its answer comes back as ``Event/probed(_:)``.
         case probeSink
         /// Say so, and wait this long for the sink in a task (ending at once on a stop); its end comes back as
@@ -204,5 +213,7 @@ extension SyncRunMachine {
         public internal(set) var gaveUp: GiveUp?
         /// The endpoints the sink does not serve, in the order found.
         public internal(set) var unsupported: [Unsupported] = []
+        /// The most requests that were in flight at once.
+        public internal(set) var peakInFlight = 0
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// ```
 /// starting ──started──▶ probingFirst ──probed──▶ sending ◀───────────────────────────────────────┐
-///     └──started (no probe)─────────────────────▶   │ fill: send requests up to `concurrency`    │
+///     └──started (no probe)─────────────────────▶   │ fill: send requests up to the window       │
 ///                                                   ├──sink down, none in flight──▶ waitingForSink ──waitEnded──▶
 ///                                                   │                               probing ──probed─────────────┘
 ///                                                   ├──down for giveUpAfter / fatal, none in flight──▶ gaveUp ─┐
@@ -23,7 +23,8 @@ import Foundation
 /// After each event the machine (1) applies it, (2) takes note of the stop requests — the first makes it
 /// ``Action/stopping(inFlight:)`` (nothing new starts, the requests in flight finish, the engine's waits end at once
 /// on the signal itself), the second ``Action/cancelInFlight(_:)`` — and (3) starts what may start: requests up to
-/// the limit while the sink is up, or, once nothing is in flight while it is down, the shared wait
+/// the window (``InFlightWindow``: `concurrency` at first, wider as the link's round trip asks) while the sink is
+/// up, or, once nothing is in flight while it is down, the shared wait
 /// (``Action/waitForSink(_:_:)``) or giving up (``Action/giveUp(_:afterSeconds:)``). When nothing is in flight and
 /// nothing can start, it ends with ``Action/finish``.
 public struct SyncRunMachine: Sendable {
@@ -57,6 +58,13 @@ public struct SyncRunMachine: Sendable {
     private var waitStarted = Duration.zero
     /// The jitter of the waits for the sink.
     private var random: SplitMix64
+    /// How many requests may be in flight: `concurrency` at first, more as the link's round trip asks for
+    /// (``InFlightWindow``).
+    public private(set) var window: InFlightWindow
+    /// The window's tickets of the requests in flight, by request number.
+    private var tickets: [Int: InFlightWindow.Ticket] = [:]
+    /// The number the next request is sent under.
+    private var nextRequest = 0
 
     /// Creates the machine of a run that sets out to send `queue`, in that order; nothing happens until
     /// ``Event/started``.
@@ -67,6 +75,7 @@ public struct SyncRunMachine: Sendable {
         self.configuration = configuration
         self.queue = queue
         outage = SinkOutageMachine(policy: configuration.outagePolicy)
+        window = InFlightWindow(policy: .init(lanes: configuration.concurrency, maxInFlight: configuration.maxInFlight))
         random = SplitMix64(seed: SplitMix64.hash(randomSeed, 0x0D0A, 0))
         tally.total = queue.count
     }
@@ -116,7 +125,11 @@ public struct SyncRunMachine: Sendable {
                 phase = .sending
                 actions.append(.progress(progress(at: now)))
             }
-        case .requestEnded(let result, let rejected, let notPending):
+        case .requestEnded(let result, let rejected, let notPending, let request):
+            if let request, let ticket = tickets.removeValue(forKey: request),
+               case .synced(_, _, let count, _) = result {
+                window.acknowledged(ticket, samples: count, at: now)
+            }
             requestEnded(result, rejected: rejected, notPending: notPending, at: now, into: &actions)
         }
         observe(stopRequests: stopRequests, into: &actions)
@@ -226,7 +239,7 @@ public struct SyncRunMachine: Sendable {
             }
             return
         }
-        while inFlight < configuration.concurrency, next < queue.endIndex {
+        while inFlight < window.limit, next < queue.endIndex {
             let interval = queue[next]
             if !unsupportedRoutes.isEmpty, unsupportedRoutes.contains(Route(interval)) {
                 // The sink does not serve this interval's endpoint: leave it pending.
@@ -241,9 +254,12 @@ public struct SyncRunMachine: Sendable {
                let first = queue[(next + 1)..<(next + take)].firstIndex(where: { alone.contains($0.id) }) {
                 take = first - next  // an interval whose packed request failed goes alone
             }
-            actions.append(.send(Array(queue[next..<(next + take)])))
+            actions.append(.send(Array(queue[next..<(next + take)]), request: nextRequest))
+            tickets[nextRequest] = window.send(at: now)
+            nextRequest += 1
             next += take
             inFlight += 1
+            tally.peakInFlight = max(tally.peakInFlight, inFlight)
         }
     }
 
