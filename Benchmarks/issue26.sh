@@ -23,7 +23,7 @@
 # Each row's script can run alone; each prints its runs and, last, one JSON line this script reads:
 #   ImportCompare/compare.sh BINARY H2S EXPORT_ZIP ROUNDS      import vs healthkit-to-sqlite
 #   SinkLoad/postgres-v3.sh BINARY WORKDIR ROUNDS              PostgreSQL sink at 3 and 30 posters, raw COPY beside it
-#   LinkProxy/sync-link.sh BINARY WORKDIR ROUNDS               sync on loopback and through 25 / 75 ms each way
+#   LinkProxy/sync-link.sh BINARY WORKDIR --rounds N           sync on loopback and through 25 / 75 ms each way
 #   LinkProxy/flask-link.sh FLASK_MAIN FLASK_PYTHON BODIES ROUNDS   the Flask server posted over the same links
 #   DemoMemory/demo-memory.sh BINARY WORKDIR ROUNDS            peak RSS of the default demo (every type)
 set -euo pipefail
@@ -72,7 +72,7 @@ else
   row import ImportCompare/compare.sh "$stepsync" - "${STEPSYNC_BENCH_EXPORT:-$tmp/stepsync-import-bench-r2/export.zip}" "$rounds"
 fi
 row postgres SinkLoad/postgres-v3.sh "$stepsync" "$(mktemp -d "$tmp/issue26-pg-XXXXXX")" "$rounds"
-row link LinkProxy/sync-link.sh "$stepsync" "$(mktemp -d "$tmp/issue26-link-XXXXXX")" "$rounds"
+row link LinkProxy/sync-link.sh "$stepsync" "$(mktemp -d "$tmp/issue26-link-XXXXXX")" --rounds "$rounds"
 if [[ -n "${FLASK_MAIN:-}" && -n "${FLASK_PYTHON:-}" ]]; then
   bodies=$tmp/sinkload-bodies
   [[ -f "$bodies/body-199.json" ]] || python3 SinkLoad/bodies.py "$bodies"
@@ -123,7 +123,7 @@ for key, label, bar, flask_key in (("rtt50", "50 ms round trip", 250_000, "rtt50
                                    ("loopback", "loopback", 450_000, "loopback")):
     ours = link.get(key)
     peer = flask.get(flask_key)
-    rows.append((f"sync, realistic decade (624,752 steps), concurrency 3, {label}",
+    rows.append((f"sync, realistic decade (steps{', %s samples' % format(link['samples'], ',') if link.get('samples') else ''}), concurrency 3, {label}",
                  f"Flask server, 3 posters × 1,000 samples: {k(peer)} samples/s" if peer else "—",
                  f"{k(ours)} samples/s" if ours else "not run", f"≥ {bar // 1000}k", met(None if ours is None else ours >= bar)))
 

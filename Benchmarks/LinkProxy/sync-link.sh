@@ -33,8 +33,6 @@ while [[ $# -gt 0 ]]; do
 done
 HERE=$(cd "$(dirname "$0")" && pwd)
 PROXY="$HERE/delay_proxy.py"
-# The compiled proxy, when built (Benchmarks/LinkProxy/delay_proxy.c): much less CPU than the asyncio one.
-if [[ -x "$HERE/.build/delay_proxy" ]]; then PROXY="$HERE/.build/delay_proxy"; fi
 mkdir -p "$WORK"
 CLK=$(getconf CLK_TCK)
 
