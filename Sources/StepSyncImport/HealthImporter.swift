@@ -23,9 +23,14 @@ public struct HealthImporter: Sendable {
     /// The store samples go to.
     public let store: StepStore
 
+    /// How an import into an empty or small store loads (``BulkLoad``); `nil` inserts one row at a time against the
+    /// store's indexes. Both leave the same store.
+    public let bulkLoad: BulkLoad?
+
     /// Creates an importer into `store`.
-    public init(store: StepStore) {
+    public init(store: StepStore, bulkLoad: BulkLoad? = .standard) {
         self.store = store
+        self.bulkLoad = bulkLoad
     }
 
     /// Imports the export at `path`, calling `progress` after every chunk of XML.
@@ -53,7 +58,7 @@ public struct HealthImporter: Sendable {
         }
         // Two halves on two cores: a reader thread inflates, scans and decodes; this thread (the store's writer)
         // inserts. See `ImportPipeline`.
-        let (counts, inserted) = try store.insertSamples { inserter -> Counts in
+        let (counts, inserted) = try store.insertSamples(bulkLoad: bulkLoad) { inserter -> Counts in
             let pipeline = ImportPipeline()
             pipeline.startProducer(input: input, path: path, file: file, strict: strict)
             defer {

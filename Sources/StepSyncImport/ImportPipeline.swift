@@ -97,7 +97,7 @@ final class ImportPipeline: @unchecked Sendable {
             var bytesRead: Int64 = 0
             struct Cancelled: Error {}
             do {
-                try box.input.stream(path) { chunk in
+                func feed(_ chunk: UnsafeRawBufferPointer) throws {
                     if isCancelled { throw Cancelled() }
                     try scanner.feed(chunk, to: &parser)
                     bytesRead += Int64(chunk.count)
@@ -105,6 +105,10 @@ final class ImportPipeline: @unchecked Sendable {
                         put(.samples(Self.groupedByType(parser.drain()), bytesRead: bytesRead, recordsRead: parser.recordsRead))
                     }
                 }
+                // Inflated on a thread of its own (see `InflateAhead`).
+                let ahead = InflateAhead()
+                ahead.start(input: box.input, path: path)
+                try ahead.forEachChunk(feed)
                 try scanner.finish()
                 try parser.finish(line: scanner.line)
                 put(.samples(Self.groupedByType(parser.drain()), bytesRead: bytesRead, recordsRead: parser.recordsRead))

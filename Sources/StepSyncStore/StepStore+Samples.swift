@@ -89,9 +89,27 @@ public struct SampleInserter {
         case text(String)
     }
 
-    init(db: Database) throws {
+    /// While a bulk load is on (see ``BulkLoad``): the uuids stored and inserted so far, and the sample table's
+    /// indexes to build again.
+    private var bulk: BulkState?
+
+    /// A bulk load in progress.
+    private struct BulkState {
+        let uuids: UUIDSet
+        let capacity: Int
+        /// `(name, CREATE INDEX …)` of every index dropped, the unique uuid index first.
+        let indexes: [(name: String, sql: String)]
+    }
+
+    /// Whether a bulk load is on (the sample table's indexes are dropped until it ends).
+    public var isBulkLoading: Bool { bulk != nil }
+
+    init(db: Database, bulkLoad: BulkLoad? = nil) throws {
         self.db = db
         self.seq = try StepStore.currentSequence(db)
+        if let bulkLoad {
+            bulk = try Self.beginBulkLoad(bulkLoad, in: db)
+        }
         self.statement = try db.makeStatement(sql: """
             INSERT OR IGNORE INTO sample (seq, uuid, type_id, start_ms, end_ms, utc_offset, value, unit,
                 source_name, source_bundle_id, source_version, device_name, device_model, details)
@@ -111,6 +129,13 @@ public struct SampleInserter {
         // The type identifier itself was checked once, when the type was first met in this transaction.
         if let problem = SampleValidation.problem(of: sample, kind: info.kind, typeChecked: true) {
             throw StoreError.invalidSample("uuid \(sample.uuid) (\(sample.type.shortName)): \(problem)")
+        }
+        if let bulk {
+            guard bulk.uuids.insert(sample.uuid) else {
+                // Exactly what the unique index would have refused.
+                summary.duplicates += 1
+                return false
+            }
         }
         seq += 1
         let s = statement.sqliteStatement
@@ -143,12 +168,76 @@ public struct SampleInserter {
             summary.inserted += 1
             insertedBySlot[info.slot] += 1
             if info.isStepCount { summary.insertedSteps += sample.value }
+            if let bulk, bulk.uuids.count >= bulk.capacity { try endBulkLoad() }
             return true
         } else {
             seq -= 1
             summary.duplicates += 1
             return false
         }
+    }
+
+    // MARK: - Bulk load
+
+    /// Starts a bulk load when the store holds at most `policy.maxStoredSamples` samples: reads the stored uuids into
+    /// a set and drops the sample table's indexes (inside the write transaction). `nil` when the store is too large.
+    private static func beginBulkLoad(_ policy: BulkLoad, in db: Database) throws -> BulkState? {
+        let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM sample") ?? 0
+        guard stored <= policy.maxStoredSamples, policy.capacity > stored else { return nil }
+        let uuids = UUIDSet(expected: max(stored, 1 << 14))
+        let select = try db.makeStatement(sql: "SELECT uuid FROM sample")
+        let s = select.sqliteStatement
+        while true {
+            let code = sqlite3_step(s)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: select.sql)
+            }
+            guard sqlite3_column_bytes(s, 0) == 16, let bytes = sqlite3_column_blob(s, 0) else { continue }
+            var uuid = UUID().uuid
+            withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 16)) }
+            _ = uuids.insert(UUID(uuid: uuid))
+        }
+        sqlite3_reset(s)
+        var indexes: [(name: String, sql: String)] = []
+        for row in try Row.fetchAll(db, sql: """
+            SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'sample' AND sql IS NOT NULL
+            ORDER BY name
+            """) {
+            indexes.append((row["name"], row["sql"]))
+        }
+        // The unique index first: if a duplicate ever slipped through, building it fails and the import rolls back.
+        indexes.sort { ($0.sql.uppercased().hasPrefix("CREATE UNIQUE") ? 0 : 1) < ($1.sql.uppercased().hasPrefix("CREATE UNIQUE") ? 0 : 1) }
+        for index in indexes {
+            try db.execute(sql: "DROP INDEX \(index.name.quotedDatabaseIdentifier)")
+        }
+        return BulkState(uuids: uuids, capacity: policy.capacity, indexes: indexes)
+    }
+
+    /// Ends the bulk load: frees the uuid set and builds the dropped indexes again, each by one scan and one sort.
+    /// From here on, inserts are de-duplicated by the unique index.
+    ///
+    /// The sorts are most of the end of an import (the reader has finished; one core would idle), so SQLite may sort
+    /// on two threads (`PRAGMA threads = 2`): it does so only when the sort spills to temporary files, which
+    /// `temp_store = MEMORY` forbids and a large cache makes rare, so for the builds the temporary store is a file and
+    /// the page cache 4 MiB (sorted runs of 4 MiB, sorted on a worker thread while the table is scanned, then merged);
+    /// both are set back afterwards. This also keeps the sort's memory to a few runs instead of the whole index.
+    /// Measured: `Planning/import.md`.
+    private mutating func endBulkLoad() throws {
+        guard let indexes = bulk?.indexes else { return }
+        bulk = nil
+        let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -32768
+        // temp_store cannot change once the connection's temporary database is open; then the sorts just stay on
+        // one thread.
+        let tempFile = (try? db.execute(sql: "PRAGMA temp_store = FILE")) != nil
+        try db.execute(sql: "PRAGMA threads = 2")
+        try db.execute(sql: "PRAGMA cache_size = -4096")
+        for index in indexes {
+            try db.execute(sql: index.sql)
+        }
+        try db.execute(sql: "PRAGMA cache_size = \(cache)")
+        try db.execute(sql: "PRAGMA threads = 0")
+        if tempFile { try? db.execute(sql: "PRAGMA temp_store = MEMORY") }
     }
 
     /// Binds text parameter `index` (8…13) to `text`, unless it is bound to that already.
@@ -221,6 +310,7 @@ public struct SampleInserter {
     /// Writes the advanced change sequence and the hourly rollup back; called once at the end of the transaction.
     mutating func finish() throws -> InsertSummary {
         sqlite3_clear_bindings(statement.sqliteStatement)
+        try endBulkLoad()
         try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
         // A decade adds hundreds of thousands of rollup rows (261k for the 500k-record benchmark export), after the
         // last sample, on the writer: in key order (appends to the table's b-tree, not random inserts), 64 rows a
@@ -278,11 +368,14 @@ public struct SampleInserter {
 extension StepStore {
     /// Runs `body` in one write transaction with a ``SampleInserter``: everything it inserts commits together, or,
     /// if `body` throws, nothing does. This is how an import stays all-or-nothing.
-    public func insertSamples<T>(_ body: (inout SampleInserter) throws -> T) throws -> (T, InsertSummary) {
+    ///
+    /// - Parameter bulkLoad: when given and the store holds few samples, load without the sample table's indexes and
+    ///   build them at the end (see ``BulkLoad``); the store left behind is the same either way.
+    public func insertSamples<T>(bulkLoad: BulkLoad? = nil, _ body: (inout SampleInserter) throws -> T) throws -> (T, InsertSummary) {
         try dbWriter.writeWithoutTransaction { db in
             var result: (T, InsertSummary)?
             try db.inTransaction(.immediate) {
-                var inserter = try SampleInserter(db: db)
+                var inserter = try SampleInserter(db: db, bulkLoad: bulkLoad)
                 let value = try body(&inserter)
                 result = (value, try inserter.finish())
                 return .commit

@@ -26,6 +26,8 @@ let exportDirectory = FileManager.default.temporaryDirectory.appendingPathCompon
 /// (HRV with 40 `InstantaneousBeatsPerMinute`, sleep stage label, stand hour label, mindful session) in turn — plus a
 /// workout (3 statistics, 2 events, 3 metadata entries, a route) every 1,000 records and an `ActivitySummary` every
 /// 144 records. Every value is present, so an importer that reads only complete records imports it whole.
+/// `Benchmarks/ImportCompare/make_export.py` writes the same XML without Swift (for `compare.sh` on a fresh machine):
+/// change both together.
 func makeExport() throws -> URL {
     if let givenExport {
         precondition(FileManager.default.fileExists(atPath: givenExport.path), "STEPSYNC_BENCH_EXPORT: no file at \(givenExport.path)")
