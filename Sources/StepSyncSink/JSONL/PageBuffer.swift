@@ -101,7 +101,7 @@ private enum PageMapping {
     #if os(Linux)
     typealias Remap = @convention(c) (UnsafeMutableRawPointer?, Int, Int, Int32) -> UnsafeMutableRawPointer?
     /// glibc's `mremap`, looked up at run time (`<sys/mman.h>` declares it only under `_GNU_SOURCE`).
-    nonisolated(unsafe) static let remap: Remap? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mremap")
+    static let remap: Remap? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mremap")
         .map { unsafeBitCast($0, to: Remap.self) }
     #endif
 

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// **Shape.** Two parts, as in a log-structured merge tree of two levels:
 /// - a **sorted run**: every uuid as a 24-byte entry (the key's two `UInt64`s, the slot, the log) in key order, in
-///   one ``PageBuffer`` — no empty buckets, so 24 bytes a uuid, plus a directory of one `UInt32` per ≈ 8 entries
-///   (the first entry of each range of the key's top bits) so a lookup is one directory read and a binary search of
-///   ≈ 8 adjacent entries;
+///   one ``PageBuffer`` — no empty buckets, so 24 bytes a uuid, plus a directory of one `UInt32` per ≈ 2 entries
+///   (the first entry of each range of the key's top bits) so a lookup is one directory read and a scan of ≈ 2
+///   adjacent entries;
 /// - a **recent table**: an open-addressing hash table (linear probing, backward-shift deletion) of the uuids
 ///   inserted since the last merge: ⅛ of the run's size (at least 4,096) rounded up to a power of two, at most ¾
 ///   full, allocated at each merge so it never grows.
@@ -118,24 +118,23 @@ struct UUIDIndex {
         }
     }
 
-    /// The run's entry with the key (live or marked), or nil.
+    /// The run's entry with the key (live or marked), or nil: the directory names the ≈ 2 entries whose keys share
+    /// the key's top bits, scanned in order.
     @inline(__always)
     private func findInRun(_ k0: UInt64, _ k1: UInt64) -> Int? {
-        guard run.count > 0 else { return nil }
-        let range = directory.withUnsafeBufferPointer { dir -> Range<Int> in
+        guard let entries = run.base else { return nil }
+        let (low, high) = directory.withUnsafeBufferPointer { dir -> (Int, Int) in
             let d = directoryBits == 0 ? 0 : Int(k0 >> UInt64(64 - directoryBits))
-            return Int(dir[d])..<Int(dir[d + 1])
+            return (Int(dir[d]), Int(dir[d + 1]))
         }
-        return run.withElements { entries -> Int? in
-            var low = range.lowerBound, high = range.upperBound
-            while low < high {
-                let mid = (low + high) >> 1
-                let entry = entries[mid]
-                if entry.k0 == k0, entry.k1 == k1 { return mid }
-                if entry.k0 < k0 || (entry.k0 == k0 && entry.k1 < k1) { low = mid + 1 } else { high = mid }
-            }
-            return nil
+        var i = low
+        while i < high {
+            let entry = entries[i]
+            if entry.k0 == k0, entry.k1 == k1 { return i }
+            if entry.k0 > k0 { return nil }
+            i += 1
         }
+        return nil
     }
 
     // MARK: - Changes
@@ -299,10 +298,11 @@ struct UUIDIndex {
         makeRecent(for: run.count)
     }
 
-    /// One directory range per ≈ 8 entries of the run.
+    /// One directory range per ≈ 2 entries of the run (2 bytes a uuid: a lookup reads one directory word and,
+    /// usually, one cache line of entries).
     private mutating func rebuildDirectory() {
         var bits = 0
-        while bits < 32, (1 << (bits + 1)) * 8 <= run.count { bits += 1 }
+        while bits < 32, (1 << (bits + 1)) * 2 <= run.count { bits += 1 }
         var directory = [UInt32](repeating: 0, count: (1 << bits) + 1)
         run.withElements { entries in
             directory.withUnsafeMutableBufferPointer { dir in
