@@ -54,6 +54,9 @@ struct UUIDIndex {
     /// The recent table.
     private var recent: [Entry] = []
     private var recentMask = 0
+    /// A key's home bucket is its top bits (`k0 >> recentShift`): the table is then in key order but for its
+    /// clusters, so a merge's sort finds it nearly sorted.
+    private var recentShift: UInt64 = 63
     private var recentCount = 0
     /// The recent table's most entries (¾ of its buckets at most; 0 until the first insert).
     private var recentLimit = 0
@@ -106,9 +109,9 @@ struct UUIDIndex {
     @inline(__always)
     private func findRecent(_ k0: UInt64, _ k1: UInt64) -> Int? {
         guard recentCount > 0 else { return nil }
-        let mask = recentMask
+        let mask = recentMask, shift = recentShift
         return recent.withUnsafeBufferPointer { table -> Int? in
-            var b = Int(truncatingIfNeeded: k0) & mask
+            var b = Int(truncatingIfNeeded: k0 >> shift)
             while true {
                 let entry = table[b]
                 if entry.log == Self.empty { return nil }
@@ -215,14 +218,15 @@ struct UUIDIndex {
             recent = [Entry](repeating: Entry(), count: buckets)
         }
         recentMask = buckets - 1
+        recentShift = UInt64(64 - buckets.trailingZeroBitCount)
         recentCount = 0
         recentLimit = buckets / 4 * 3
     }
 
     private mutating func insertRecent(_ entry: Entry) {
-        let mask = recentMask
+        let mask = recentMask, shift = recentShift
         recent.withUnsafeMutableBufferPointer { table in
-            var b = Int(truncatingIfNeeded: entry.k0) & mask
+            var b = Int(truncatingIfNeeded: entry.k0 >> shift)
             while table[b].log != Self.empty { b = (b + 1) & mask }
             table[b] = entry
         }
@@ -230,13 +234,13 @@ struct UUIDIndex {
     }
 
     private mutating func removeRecent(at bucket: Int) {
-        let mask = recentMask
+        let mask = recentMask, shift = recentShift
         recent.withUnsafeMutableBufferPointer { table in
             // Backward-shift deletion: pull later members of the cluster into the hole when their home allows it.
             var b = bucket
             var next = (b + 1) & mask
             while table[next].log != Self.empty {
-                let h = Int(truncatingIfNeeded: table[next].k0) & mask
+                let h = Int(truncatingIfNeeded: table[next].k0 >> shift)
                 // Move `next` into the hole `b` if its home is not in (b, next] cyclically.
                 if (next > b && (h <= b || h > next)) || (next < b && (h <= b && h > next)) {
                     table[b] = table[next]
