@@ -94,14 +94,14 @@ extension StepSyncCommand {
 
             // The writer's page cache is full of the decade just written, and nothing below needs it: give it back
             // (the demo's peak memory is otherwise that cache plus everything that follows).
-            memory.append(("generate", .now()))
+            memory.append(("generate", ProcessMemory.now()))
             store.releaseMemory()
 
             // 2. Layer every type in one run, as `stepsync layer` does: one snapshot, one commit.
             let layerStart = ContinuousClock.now
             let layered = try store.layer(types: Set(figures.map(\.type)), limits: LayeringLimits())
             let layerSeconds = Self.seconds(since: layerStart)
-            memory.append(("layer", .now()))
+            memory.append(("layer", ProcessMemory.now()))
             let queries = layered.queries
             for index in figures.indices {
                 let intervals = layered.plan[figures[index].type]?.intervals ?? []
@@ -159,7 +159,7 @@ extension StepSyncCommand {
                 }
             }
             memory.append(("sync", syncMemory))
-            memory.append(("sinkCheck", .now()))
+            memory.append(("sinkCheck", ProcessMemory.now()))
             say("4. sync      \(Format.number(report.synced)) intervals, \(Format.number(report.samples)) samples "
                 + "(\(Format.number(report.inserted)) inserted, \(Format.number(report.duplicates)) duplicates) "
                 + "with \(concurrency) concurrent tasks in \(Format.duration(report.seconds)) "
@@ -178,7 +178,7 @@ extension StepSyncCommand {
             }
             checking.finish()
             let verifySeconds = checkSeconds + Self.seconds(since: storeCheckStart)
-            memory.append(("storeCheck", .now()))
+            memory.append(("storeCheck", ProcessMemory.now()))
             let exact = report.isComplete && figures.allSatisfy(\.exact)
                 && report.inserted == figures.reduce(0) { $0 + $1.samples }
             say("5. check     \(exact ? "exact" : "MISMATCH"): per type, the sink's uuids "
