@@ -70,12 +70,17 @@ struct UUIDIndexTests {
         var generator = SplitMix64(seed: 5)
         var index = UUIDIndex()
         let uuids = (0..<20_000).map { _ in Self.makeUUID(&generator, clustered: false) }
-        for (i, uuid) in uuids.enumerated() { #expect(index.insert(uuid, at: .init(log: 1, slot: UInt32(i)))) }
-        for uuid in uuids[0..<10_000] { #expect(index.remove(uuid) != nil) }
+        var inserted = 0, removed = 0
+        for (i, uuid) in uuids.enumerated() where index.insert(uuid, at: .init(log: 1, slot: UInt32(i))) { inserted += 1 }
+        for uuid in uuids[0..<10_000] where index.remove(uuid) != nil { removed += 1 }
+        #expect(inserted == 20_000)
+        #expect(removed == 10_000)
         #expect(index.count == 10_000)
         for uuid in uuids[0..<10_000] { #expect(index.location(of: uuid) == nil) }
-        #expect(index.insert(uuids[5], at: .init(log: 2, slot: 7)))
-        #expect(!index.insert(uuids[5], at: .init(log: 3, slot: 8)))
+        let back = index.insert(uuids[5], at: .init(log: 2, slot: 7))
+        let again = index.insert(uuids[5], at: .init(log: 3, slot: 8))
+        #expect(back)
+        #expect(!again)
         #expect(index.location(of: uuids[5]) == .init(log: 2, slot: 7))
         // Enough new uuids to force merges past the removed ones.
         for i in 0..<50_000 { index.insert(Self.makeUUID(&generator, clustered: true), at: .init(log: 4, slot: UInt32(i))) }
