@@ -33,10 +33,12 @@ public struct StepStore: Sendable {
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // Page cache: 32 MiB for the one writer (bulk inserts into the uuid index); 8 MiB for each reader, which
             // only streams pages that the OS caches anyway — at 64 MiB each, the pool's readers alone held up to
-            // 5 × 64 MiB of a decade's pages (the demo's peak grew from 107 to 210 MB after generating). The writer's
+            // 5 × 64 MiB of a decade's pages (the demo's peak grew from 107 to 210 MB after generating), and at 8 MiB
+            // each the sync's readers (one per concurrent task, plus the checks') still filled 8 MiB apiece with pages
+            // read once; 2 MiB keeps the b-tree's inner pages, which are all a reader reads twice. The writer's
             // 64 MiB made a 500k-record import peak at 143 MB; 16, 32 and 64 MiB inserted its rows in the same CPU
             // time (the OS caches the pages a smaller cache gives back): see Planning/import.md.
-            try db.execute(sql: db.configuration.readonly ? "PRAGMA cache_size = -8192" : "PRAGMA cache_size = -32768")
+            try db.execute(sql: db.configuration.readonly ? "PRAGMA cache_size = -2048" : "PRAGMA cache_size = -32768")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         do {

@@ -46,14 +46,46 @@ struct UUIDIndexTests {
         for (uuid, location) in reference { #expect(index.location(of: uuid) == (location.log == 3 ? nil : location)) }
     }
 
-    @Test("a million uuids take 24 bytes a bucket (key, slot and log side by side), 25–50 bytes a uuid")
+    @Test("a million uuids take ≈ 30 bytes each: 24 in the sorted run, the rest directory and recent table")
     func size() {
         var generator = SplitMix64(seed: 3)
         var index = UUIDIndex()
+        var uuids: [UUID] = []
         for i in 0..<1_000_000 {
-            index.insert(Self.makeUUID(&generator, clustered: false), at: .init(log: 0, slot: UInt32(i)))
+            let uuid = Self.makeUUID(&generator, clustered: false)
+            uuids.append(uuid)
+            index.insert(uuid, at: .init(log: 0, slot: UInt32(i)))
         }
         #expect(index.count == 1_000_000)
-        #expect(index.byteCount == (1 << 21) * 24)
+        // The former hash table took (1 << 21) * 24 bytes here: 50 bytes a uuid (and 75 while doubling).
+        #expect(index.byteCount <= 1_000_000 * 32)
+        #expect(index.byteCount >= 1_000_000 * 24)
+        for i in stride(from: 0, to: uuids.count, by: 997) {
+            #expect(index.location(of: uuids[i]) == .init(log: 0, slot: UInt32(i)))
+        }
+    }
+
+    @Test("removed uuids leave the sorted run at the next merge; a removed uuid can come back")
+    func removeAndReinsert() {
+        var generator = SplitMix64(seed: 5)
+        var index = UUIDIndex()
+        let uuids = (0..<20_000).map { _ in Self.makeUUID(&generator, clustered: false) }
+        var inserted = 0, removed = 0
+        for (i, uuid) in uuids.enumerated() where index.insert(uuid, at: .init(log: 1, slot: UInt32(i))) { inserted += 1 }
+        for uuid in uuids[0..<10_000] where index.remove(uuid) != nil { removed += 1 }
+        #expect(inserted == 20_000)
+        #expect(removed == 10_000)
+        #expect(index.count == 10_000)
+        for uuid in uuids[0..<10_000] { #expect(index.location(of: uuid) == nil) }
+        let back = index.insert(uuids[5], at: .init(log: 2, slot: 7))
+        let again = index.insert(uuids[5], at: .init(log: 3, slot: 8))
+        #expect(back)
+        #expect(!again)
+        #expect(index.location(of: uuids[5]) == .init(log: 2, slot: 7))
+        // Enough new uuids to force merges past the removed ones.
+        for i in 0..<50_000 { index.insert(Self.makeUUID(&generator, clustered: true), at: .init(log: 4, slot: UInt32(i))) }
+        #expect(index.location(of: uuids[5]) == .init(log: 2, slot: 7))
+        for (i, uuid) in uuids.enumerated().dropFirst(10_000) { #expect(index.location(of: uuid) == .init(log: 1, slot: UInt32(i))) }
+        #expect(index.byteCount < index.count * 40)
     }
 }

@@ -58,6 +58,10 @@ extension StepSyncCommand {
         }
 
         func run() async throws {
+            // Before any other thread allocates: the client and the sink share this process (its peak is the figure).
+            if ProcessInfo.processInfo.environment["STEPSYNC_DEMO_MALLOC"] != "default" {
+                ProcessMemory.limitAllocatorRetention()
+            }
             let selected = try Generate.resolveTypes(types, profile: profile)
             let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-demo-\(UUID().uuidString.prefix(8))")
             let directory = DataDirectory(path: root)
@@ -71,6 +75,9 @@ extension StepSyncCommand {
                 return handler
             }
             say("stepsync demo in \(root)")
+            // Resident and peak memory at each stage's end (the peak is the process's so far: the first stage whose
+            // figure is the final peak is where it was reached).
+            var memory: [(stage: String, figures: ProcessMemory)] = []
 
             // 1. Generate.
             let nowMs = try Now.ms()
@@ -87,12 +94,14 @@ extension StepSyncCommand {
 
             // The writer's page cache is full of the decade just written, and nothing below needs it: give it back
             // (the demo's peak memory is otherwise that cache plus everything that follows).
+            memory.append(("generate", ProcessMemory.now()))
             store.releaseMemory()
 
             // 2. Layer every type in one run, as `stepsync layer` does: one snapshot, one commit.
             let layerStart = ContinuousClock.now
             let layered = try store.layer(types: Set(figures.map(\.type)), limits: LayeringLimits())
             let layerSeconds = Self.seconds(since: layerStart)
+            memory.append(("layer", ProcessMemory.now()))
             let queries = layered.queries
             for index in figures.indices {
                 let intervals = layered.plan[figures[index].type]?.intervals ?? []
@@ -121,7 +130,7 @@ extension StepSyncCommand {
             let inFlightCeiling = maxInFlight
             let stop = SyncStop()
             let checkedTypes = figures.map(\.type)
-            let (report, syncCPUSeconds, sinkDigests, checkSeconds) = try await SignalHandlers.withStopOnSignals(stop) {
+            let (report, syncCPUSeconds, sinkDigests, checkSeconds, syncMemory, sinkTables) = try await SignalHandlers.withStopOnSignals(stop) {
                 try await SinkServer.withRunningSink(configuration: sinkConfiguration, storage: storage,
                                                      authenticator: SharedTokenAuthenticator(token: nil), logger: logger) { port in
                     if !quiet { print("3. serve     sink on http://127.0.0.1:\(port), appending to \(root) (fdatasync per group commit)") }
@@ -140,6 +149,8 @@ extension StepSyncCommand {
                         return report
                     }
                     let syncCPUSeconds = Self.cpuSeconds() - cpuBefore
+                    let syncMemory = ProcessMemory.now()
+                    let sinkTables = await storage.tableBytes()
                     let checkStart = ContinuousClock.now
                     var digests: [SampleType: UUIDSetDigest] = [:]
                     // Reading back takes seconds (a minute in a debug build): a bar, or a line, after the first.
@@ -149,9 +160,11 @@ extension StepSyncCommand {
                         checking.update(done: Int64(done + 1), total: Int64(checkedTypes.count), force: true)
                     }
                     checking.finish()
-                    return (report, syncCPUSeconds, digests, Self.seconds(since: checkStart))
+                    return (report, syncCPUSeconds, digests, Self.seconds(since: checkStart), syncMemory, sinkTables)
                 }
             }
+            memory.append(("sync", syncMemory))
+            memory.append(("sinkCheck", ProcessMemory.now()))
             say("4. sync      \(Format.number(report.synced)) intervals, \(Format.number(report.samples)) samples "
                 + "(\(Format.number(report.inserted)) inserted, \(Format.number(report.duplicates)) duplicates) "
                 + "with \(concurrency) concurrent tasks in \(Format.duration(report.seconds)) "
@@ -170,11 +183,15 @@ extension StepSyncCommand {
             }
             checking.finish()
             let verifySeconds = checkSeconds + Self.seconds(since: storeCheckStart)
+            memory.append(("storeCheck", ProcessMemory.now()))
             let exact = report.isComplete && figures.allSatisfy(\.exact)
                 && report.inserted == figures.reduce(0) { $0 + $1.samples }
             say("5. check     \(exact ? "exact" : "MISMATCH"): per type, the sink's uuids "
                 + "\(exact ? "equal" : "do not all equal") the store's (read back in \(Format.duration(verifySeconds)))")
             say(Self.table(figures))
+            say("   peak memory \(Format.number(Int(ProcessMemory.peakResidentMegabytes().rounded()))) MB; at each stage's end "
+                + memory.map { "\($0.stage) \(Int($0.figures.residentMegabytes.rounded()))" }.joined(separator: ", ")
+                + " MB resident; the sink's index and line tables \(Format.number(sinkTables.total >> 20)) MB")
             if keep { say("kept \(root)") }
 
             if json {
@@ -191,6 +208,8 @@ extension StepSyncCommand {
                     "duplicates": report.duplicates, "syncSeconds": report.seconds,
                     "samplesPerSecond": report.samplesPerSecond.rounded(),
                     "syncCPUSeconds": syncCPUSeconds, "maxRSSMegabytes": Self.maxRSSMegabytes(),
+                    "memory": Dictionary(uniqueKeysWithValues: memory.map { ($0.stage, $0.figures.json) }),
+                    "sinkIndexBytes": sinkTables.index, "sinkSlotBytes": sinkTables.slots,
                     "sinkSamples": figures.reduce(0) { $0 + $1.sink.count }, "checkSeconds": verifySeconds,
                     "exact": exact,
                     "types": Dictionary(uniqueKeysWithValues: figures.map { f in
@@ -247,14 +266,7 @@ extension StepSyncCommand {
         }
 
         /// The process's peak resident memory so far, in MB (`ru_maxrss`: KiB on Linux, bytes on macOS).
-        static func maxRSSMegabytes() -> Double {
-            let usage = selfUsage()
-            #if canImport(Darwin)
-            return Double(usage.ru_maxrss) / 1_048_576
-            #else
-            return Double(usage.ru_maxrss) / 1_024
-            #endif
-        }
+        static func maxRSSMegabytes() -> Double { ProcessMemory.peakResidentMegabytes() }
 
         private static func selfUsage() -> rusage {
             var usage = rusage()

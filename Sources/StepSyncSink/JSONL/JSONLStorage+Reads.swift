@@ -60,10 +60,9 @@ extension JSONLStorage {
         // A sample overlapping the range starts before its end, and at most the longest duration before its start.
         let earliest = range.lowerBound - log.maxDurationMs
         var picked: [TypeLog.Slot] = []
-        for slot in log.slots[0..<log.readable] where !slot.isDeleted && slot.startMs < range.upperBound
-            && slot.startMs >= earliest
-        {
-            picked.append(slot)
+        for i in 0..<log.readable {
+            let slot = log.slots[i]
+            if !slot.isDeleted && slot.startMs < range.upperBound && slot.startMs >= earliest { picked.append(slot) }
         }
         var spans: [StepSpan] = []
         spans.reserveCapacity(picked.count)

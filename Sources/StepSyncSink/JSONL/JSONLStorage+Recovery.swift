@@ -49,7 +49,7 @@ extension JSONLStorage {
         var lineNumber = 0
         let type = log.type
         let kind = type.kind
-        var slots: [TypeLog.Slot] = []
+        let slots = PageBuffer<TypeLog.Slot>()
         var live = 0
         var maxDuration: Int64 = 0
         let completeEnd = try log.file.forEachLine { line, offset in
@@ -86,13 +86,6 @@ extension JSONLStorage {
         let size = log.file.size()
         if completeEnd < size {
             try log.file.truncate(to: completeEnd)
-        }
-        if slots.capacity > slots.count + slots.count / 4 + 64 {
-            // The table lives as long as the sink: drop the slack of its last doubling.
-            var trimmed: [TypeLog.Slot] = []
-            trimmed.reserveCapacity(slots.count + slots.count / 8 + 64)
-            trimmed.append(contentsOf: slots)
-            slots = trimmed
         }
         log.slots = slots
         log.readable = slots.count

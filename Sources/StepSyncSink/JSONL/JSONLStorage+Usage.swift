@@ -6,7 +6,8 @@ extension JSONLStorage {
         guard let number = logNumbers[.stepCount] else { return nil }
         let log = logs[number]
         var low = Int64.max, high = Int64.min
-        for slot in log.slots[0..<log.readable] where !slot.isDeleted {
+        for i in 0..<log.readable where !log.slots[i].isDeleted {
+            let slot = log.slots[i]
             low = min(low, slot.startMs)
             high = max(high, slot.startMs)
         }
@@ -18,5 +19,23 @@ extension JSONLStorage {
         let items = logs.map { StorageUsage.Item(name: $0.file.path, bytes: $0.file.size()) }
         guard let steps = items.first else { return StorageUsage(items: []) }
         return StorageUsage(items: [steps] + items.dropFirst().sorted { $0.name < $1.name })
+    }
+}
+
+extension JSONLStorage {
+    /// The bytes of the storage's in-memory tables: the uuid index and the line slots (their capacity).
+    public struct TableBytes: Sendable, Equatable {
+        /// ``UUIDIndex/byteCount``.
+        public var index: Int
+        /// Every type's slots, 16 bytes a stored line (the pages written; the rest of the mapping takes none).
+        public var slots: Int
+        /// Both.
+        public var total: Int { index + slots }
+    }
+
+    /// What the in-memory tables take now (`stepsync demo --json` reports it after the sync).
+    public func tableBytes() -> TableBytes {
+        TableBytes(index: index.byteCount,
+                   slots: logs.reduce(0) { $0 + $1.slots.byteCount })
     }
 }

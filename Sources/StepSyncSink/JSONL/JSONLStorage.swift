@@ -28,8 +28,8 @@ import StepSyncCore
 /// reports itself degraded, and rebuilds its state from what the files really hold. The next write is tried as
 /// usual; when it succeeds the storage is healthy again — no restart.
 ///
-/// **Memory.** Per stored line a 16-byte ``TypeLog/Slot`` and the uuid's index bucket (≈ 22 bytes at ½–¾ load);
-/// pages and daily spans `pread` just the lines they need. Figures in `Planning/sink.md`.
+/// **Memory.** Per stored line a 16-byte ``TypeLog/Slot`` and ≈ 25–30 bytes of ``UUIDIndex``, both grown in place
+/// (``PageBuffer``); pages and daily spans `pread` just the lines they need. Figures in `Planning/sink.md`.
 public actor JSONLStorage: SampleStorage {
     enum Role { case committed, lead }
 
@@ -260,7 +260,7 @@ public actor JSONLStorage: SampleStorage {
         for number in logs.indices where types?.contains(logs[number].type) ?? true {
             count += logs[number].live
             index.removeAll(inLog: UInt16(number))
-            logs[number].slots = []
+            logs[number].slots = PageBuffer()
             logs[number].readable = 0
             logs[number].live = 0
             logs[number].maxDurationMs = 0

@@ -4,7 +4,7 @@ import StepSyncCore
 /// written. Owned by ``JSONLStorage`` (an actor), so it needs no lock.
 struct TypeLog {
     /// One stored line, in 16 bytes: where it is and when its sample starts.
-    struct Slot {
+    struct Slot: BitwiseCopyable {
         /// Offset (high 40 bits: up to 1 TiB) and length including the newline (low 24 bits: up to 16 MiB; 0 marks a
         /// deleted sample).
         private var packed: UInt64
@@ -29,8 +29,9 @@ struct TypeLog {
     let type: SampleType
     /// The file.
     var file: SampleLogFile
-    /// Every line that held a sample, in file order (deleted ones marked).
-    var slots: [Slot] = []
+    /// Every line that held a sample, in file order (deleted ones marked); grown in place (``PageBuffer``), so a
+    /// decade's table never exists twice while it grows. Shared by copies of the log: only the storage mutates it.
+    var slots = PageBuffer<Slot>()
     /// How many of `slots` are written and synced (only those are served).
     var readable = 0
     /// Live samples (stored, not deleted), including those being committed.
