@@ -22,7 +22,7 @@
 #
 # Each row's script can run alone; each prints its runs and, last, one JSON line this script reads:
 #   ImportCompare/compare.sh BINARY H2S EXPORT_ZIP ROUNDS      import vs healthkit-to-sqlite
-#   SinkLoad/postgres-v3.sh BINARY WORKDIR ROUNDS              PostgreSQL sink at 3 and 30 posters, raw COPY beside it
+#   SinkLoad/postgres-row.sh BINARY WORKDIR ROUNDS             PostgreSQL sink at 3 and 30 posters, raw COPY beside it
 #   LinkProxy/sync-link.sh BINARY WORKDIR --rounds N           sync on loopback and through 25 / 75 ms each way
 #   LinkProxy/flask-link.sh FLASK_MAIN FLASK_PYTHON BODIES ROUNDS   the Flask server posted over the same links
 #   DemoMemory/demo-memory.sh BINARY WORKDIR ROUNDS            peak RSS of the default demo (every type)
@@ -71,7 +71,7 @@ else
   log "H2S not set: healthkit-to-sqlite is left out"
   row import ImportCompare/compare.sh "$stepsync" - "${STEPSYNC_BENCH_EXPORT:-$tmp/stepsync-import-bench-r2/export.zip}" "$rounds"
 fi
-row postgres SinkLoad/postgres-v3.sh "$stepsync" "$(mktemp -d "$tmp/issue26-pg-XXXXXX")" "$rounds"
+row postgres SinkLoad/postgres-row.sh "$stepsync" "$(mktemp -d "$tmp/issue26-pg-XXXXXX")" "$rounds"
 row link LinkProxy/sync-link.sh "$stepsync" "$(mktemp -d "$tmp/issue26-link-XXXXXX")" --rounds "$rounds"
 if [[ -n "${FLASK_MAIN:-}" && -n "${FLASK_PYTHON:-}" ]]; then
   bodies=$tmp/sinkload-bodies
@@ -115,7 +115,7 @@ for posters in (3, 30):
     ours = pg.get(f"posters{posters}")
     copy = pg.get("copyV3")
     rows.append((f"PostgreSQL sink, 400 × 1,000 samples, durable, {posters} posters",
-                 f"raw COPY {k(copy)} rows/s (v2 table {k(pg.get('copyV2'))})" if copy else "—",
+                 f"raw COPY of the same rows: {k(pg.get('copyV2'))} rows/s into the sink's table, {k(copy)} into a v3 candidate" if copy else "—",
                  f"{k(ours)} samples/s" if ours else "not run", "≥ 130k", met(None if ours is None else ours >= 130_000)))
 
 for key, label, bar, flask_key in (("rtt50", "50 ms round trip", 250_000, "rtt50"),

@@ -3,6 +3,7 @@
 WireEncoder writes (the same samples as SinkBenchmarks' bodies, with seeded uuids so a run can be repeated).
 
     python3 bodies.py DIR          # writes DIR/body-000.json … DIR/body-199.json (≈ 200 KB each)
+    python3 bodies.py DIR 400      # 400 bodies (issue 26's PostgreSQL row); the first 200 are the same as above
 """
 import os
 import random
@@ -19,10 +20,10 @@ def iso(ms):
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000)
 
 
-def main(directory):
+def main(directory, bodies=BODIES):
     os.makedirs(directory, exist_ok=True)
     rng = random.Random(14)
-    for b in range(BODIES):
+    for b in range(bodies):
         objects = []
         for i in range(SAMPLES):
             n = b * SAMPLES + i
@@ -37,4 +38,4 @@ def main(directory):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "bodies")
+    main(sys.argv[1] if len(sys.argv) > 1 else "bodies", int(sys.argv[2]) if len(sys.argv) > 2 else BODIES)
