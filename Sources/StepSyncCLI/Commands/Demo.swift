@@ -134,7 +134,7 @@ extension StepSyncCommand {
                 try await SinkServer.withRunningSink(configuration: sinkConfiguration, storage: storage,
                                                      authenticator: SharedTokenAuthenticator(token: nil), logger: logger) { port in
                     if !quiet { print("3. serve     sink on http://127.0.0.1:\(port), appending to \(root) (fdatasync per group commit)") }
-                    let cpuBefore = Self.cpuSeconds()
+                    let cpuBefore = ProcessMemory.cpuSeconds()
                     let report = try await HTTPUploader.withUploader(
                         server: "http://127.0.0.1:\(port)", concurrency: inFlightCeiling, logger: logger
                     ) { uploader in
@@ -149,7 +149,7 @@ extension StepSyncCommand {
                         reporter.finish()
                         return report
                     }
-                    let syncCPUSeconds = Self.cpuSeconds() - cpuBefore
+                    let syncCPUSeconds = ProcessMemory.cpuSeconds() - cpuBefore
                     let syncMemory = ProcessMemory.now()
                     let sinkTables = await storage.tableBytes()
                     let checkStart = ContinuousClock.now
@@ -208,7 +208,7 @@ extension StepSyncCommand {
                     "synced": report.synced, "failed": report.failed, "inserted": report.inserted,
                     "duplicates": report.duplicates, "syncSeconds": report.seconds,
                     "samplesPerSecond": report.samplesPerSecond.rounded(),
-                    "syncCPUSeconds": syncCPUSeconds, "maxRSSMegabytes": Self.maxRSSMegabytes(),
+                    "syncCPUSeconds": syncCPUSeconds, "maxRSSMegabytes": ProcessMemory.peakResidentMegabytes(),
                     "memory": Dictionary(uniqueKeysWithValues: memory.map { ($0.stage, $0.figures.json) }),
                     "sinkIndexBytes": sinkTables.index, "sinkSlotBytes": sinkTables.slots,
                     "sinkSamples": figures.reduce(0) { $0 + $1.sink.count }, "checkSeconds": verifySeconds,
@@ -261,27 +261,6 @@ extension StepSyncCommand {
                              + (f.type == .stepCount ? "  (\(Format.number(f.steps)) steps)" : ""))
             }
             return lines.joined(separator: "\n")
-        }
-
-        /// The CPU time (user + system) this process has used so far, every thread: the client, the sink and SQLite
-        /// together — what the sync costs on a shared machine, whatever the load.
-        static func cpuSeconds() -> Double {
-            let usage = selfUsage()
-            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        }
-
-        /// The process's peak resident memory so far, in MB (`ru_maxrss`: KiB on Linux, bytes on macOS).
-        static func maxRSSMegabytes() -> Double { ProcessMemory.peakResidentMegabytes() }
-
-        private static func selfUsage() -> rusage {
-            var usage = rusage()
-            #if canImport(Darwin)
-            _ = getrusage(RUSAGE_SELF, &usage)
-            #else
-            _ = getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-            #endif
-            return usage
         }
 
         static func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -3,7 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// This process's memory now and at its peak, in MB (2^20 bytes): what `stepsync demo --json` reports per stage.
+/// This process's memory now and at its peak, in MB (2^20 bytes): what `stepsync demo --json` reports per stage;
+/// and its CPU time, which the demo reports beside it.
 struct ProcessMemory: Equatable {
     /// Resident memory now (Linux: `/proc/self/statm`; elsewhere the peak).
     var residentMegabytes: Double
@@ -33,9 +34,10 @@ struct ProcessMemory: Equatable {
     /// sink together (`stepsync demo`): at most two malloc arenas instead of eight per core (every NIO and pool
     /// thread that allocates would otherwise get one, each keeping its freed blocks), and allocations of 256 KiB and
     /// more in their own mappings, returned to the system when freed (glibc otherwise raises that threshold to the
-    /// largest block freed so far, up to 32 MiB, and keeps such blocks in the arenas). Measured on main's demo: peak
-    /// 390 → 327–342 MB, resident after the sync 302 → 224 MB, sync CPU unchanged (`Planning/benchmarks.md`); the
-    /// arena limit alone changed little. Only the demo calls it.
+    /// largest block freed so far, up to 32 MiB, and keeps such blocks in the arenas). Measured on the demo before
+    /// issue 26's other changes: peak 390 → 327–342 MB, resident after the sync 302 → 224 MB, sync CPU 11.8 → 11.95
+    /// s; the whole demo ≈ 3 CPU-s more (fresh pages for every request buffer; `Planning/benchmarks.md`). The arena
+    /// limit alone changed little. Only the demo calls it.
     static func limitAllocatorRetention() {
         #if canImport(Glibc)
         typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
@@ -48,13 +50,28 @@ struct ProcessMemory: Equatable {
 
     /// The process's peak resident memory so far, in MB (`ru_maxrss`: KiB on Linux, bytes on macOS).
     static func peakResidentMegabytes() -> Double {
+        #if canImport(Darwin)
+        return Double(selfUsage().ru_maxrss) / 1_048_576
+        #else
+        return Double(selfUsage().ru_maxrss) / 1_024
+        #endif
+    }
+
+    /// The CPU time (user + system) this process has used so far, every thread.
+    static func cpuSeconds() -> Double {
+        let usage = selfUsage()
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// `getrusage(RUSAGE_SELF)`.
+    private static func selfUsage() -> rusage {
         var usage = rusage()
         #if canImport(Darwin)
         _ = getrusage(RUSAGE_SELF, &usage)
-        return Double(usage.ru_maxrss) / 1_048_576
         #else
         _ = getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return Double(usage.ru_maxrss) / 1_024
         #endif
+        return usage
     }
 }
