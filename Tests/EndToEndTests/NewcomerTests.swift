@@ -109,7 +109,9 @@ struct NewcomerTests {
 
     @Test("clients add with an unreachable database names its host and port")
     func unreachableDatabase() async throws {
-        let port = try await SyncProcessTests.closedPort()
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let port = closed.port
         let (status, process) = try await StepSyncProcess.run(
             ["clients", "add", "anna", "--database", "postgresql://stepsync@127.0.0.1:\(port)/stepsync"])
         #expect(status == 1)
@@ -234,7 +236,9 @@ struct NewcomerTests {
     @Test("without a terminal, a sync waiting for a dead sink says so once, not once per attempt")
     func oneLinePerState() async throws {
         let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 2)
-        let port = try await SyncProcessTests.closedPort()
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let port = closed.port
         let (status, process) = try await StepSyncProcess.run(
             ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--backoff-base", "0.1",
              "--give-up-after", "2"])

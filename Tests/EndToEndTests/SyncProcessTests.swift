@@ -130,7 +130,9 @@ struct SyncProcessTests {
     @Test("a sync against a closed port exits non-zero within --give-up-after, the whole ledger pending, one clear message")
     func closedPortGivesUp() async throws {
         let fixture = try SyncFixture(intervals: 15, samplesPerInterval: 2)
-        let port = try await Self.closedPort()
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let port = closed.port
         let (status, process) = try await StepSyncProcess.run(
             syncArguments(fixture, port: port, ["--backoff-base", "0.5", "--give-up-after", "3"]), timeout: .seconds(30))
         #expect(status == 1)
@@ -150,10 +152,13 @@ struct SyncProcessTests {
     @Test("the same sync succeeds when the sink comes up during the shared backoff")
     func sinkComesUpDuringTheBackoff() async throws {
         let fixture = try SyncFixture(intervals: 12, samplesPerInterval: 3)
-        let port = try await Self.closedPort()
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let port = closed.port
         try await SinkHarness.withSink { sinkPort in
             let process = try StepSyncProcess(syncArguments(fixture, port: port, ["--backoff-base", "0.5", "--give-up-after", "120"]))
             try await process.waitForStderr(containing: "cannot reach http://127.0.0.1:\(port): connection refused")
+            closed.release()
             try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(), port: port) { _, _ in
                 let status = try await process.wait()
                 #expect(status == 0, "\(process.stderr)")
@@ -307,12 +312,6 @@ struct SyncProcessTests {
         }
     }
 
-    /// A port nothing listens on (a front was there a moment ago).
-    static func closedPort() async throws -> Int {
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan()) { port, _ in port }
-        }
-    }
 }
 
 extension StepSyncProcess {

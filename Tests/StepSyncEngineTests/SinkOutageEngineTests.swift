@@ -27,17 +27,13 @@ struct SinkOutageEngineTests {
         }
     }
 
-    /// A port nothing listens on (a front was there a moment ago).
-    func closedPort() async throws -> Int {
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan()) { port, _ in port }
-        }
-    }
 
     @Test("a closed port: waits 2, 4, 8, 16, 30 s on the clock, gives up at 60 s with the ledger untouched and one message")
     func closedPortGivesUp() async throws {
         let fixture = try SyncFixture(intervals: 12, samplesPerInterval: 3)
-        let port = try await closedPort()
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let port = closed.port
         let clock = TestClock(.instant)
         var waits: [SyncProgress.ServerWait] = []
         let report = try await engine(fixture, port: port, clock: clock) { engine in
@@ -59,7 +55,9 @@ struct SinkOutageEngineTests {
     @Test("the run's task cancelled while it waits for a dead sink: it ends at once with every interval pending (a manual clock that never moves: no spin through waits until the give-up deadline)")
     func cancelledWhileWaitingForTheSink() async throws {
         let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 2)
-        let port = try await closedPort()
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let port = closed.port
         let clock = TestClock(.manual)
         let run = Task { try await engine(fixture, port: port, clock: clock) { try await $0.run() } }
         await clock.waitForSleepers(1)
@@ -75,11 +73,13 @@ struct SinkOutageEngineTests {
     func sinkComesUpDuringTheWait() async throws {
         let fixture = try SyncFixture(intervals: 9, samplesPerInterval: 4)
         try await SinkHarness.withSink { sinkPort in
-            let port = try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan()) { port, _ in port }
+            let closed = try ClosedPort()
+            let port = closed.port
             let clock = TestClock(.manual)
             let run = Task { try await engine(fixture, port: port, clock: clock) { try await $0.run() } }
             await clock.waitForSleepers(1)
             #expect(clock.sleeps == [.seconds(2)])
+            closed.release()
             let report = try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(), port: port) { _, counters in
                 clock.advance(by: .seconds(2))
                 let report = try await run.value
