@@ -75,7 +75,9 @@ struct PostgresProcessTests {
 
     @Test("serve --database with nobody answering exits 1 naming it; a malformed URL is refused before anything runs")
     func unreachableDatabase() async throws {
-        let port = try PostgresHarness.freePort()
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let port = closed.port
         let down = try await StepSyncBinary.run(["serve", "--port", "0", "--database",
                                                   "postgresql://anna:hunter2@127.0.0.1:\(port)/health?sslmode=disable"])
         #expect(down.status == 1 && down.stderr.contains("error: cannot reach the PostgreSQL database health at 127.0.0.1:\(port): the database is unavailable"),

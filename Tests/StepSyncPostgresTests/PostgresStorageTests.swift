@@ -176,7 +176,9 @@ struct PostgresStorageTests {
 
     @Test("a database that does not answer: the call fails as unavailable within the lease timeout")
     func unreachable() async throws {
-        let port = try PostgresHarness.freePort()
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let port = closed.port
         let configuration = PostgresSampleStorage.Configuration(
             url: try DatabaseURL("postgresql://stepsync@127.0.0.1:\(port)/nothing?sslmode=disable"),
             leaseTimeout: .milliseconds(300))
