@@ -129,6 +129,19 @@ struct HelpTests {
         }
     }
 
+    @Test("no command's discussion has a run of spaces inside a line (a lost line continuation in its source)")
+    func discussionsHaveNoSpaceRuns() {
+        let all: [(path: [String], type: any ParsableCommand.Type)] = [(path: [], type: StepSyncCommand.self)] + Self.commandTypes()
+        for (path, type) in all {
+            let name = (["stepsync"] + path).joined(separator: " ")
+            for line in type.configuration.discussion.split(separator: "\n") {
+                let text = line.drop { $0 == " " }
+                // Aligned `# comment`s after an example are deliberate.
+                #expect(!text.contains(/\ {3,}[^ #]/), "\(name): \"\(line)\"")
+            }
+        }
+    }
+
     @Test("the README's command table has a row for every command, and its options and examples are the binary's")
     func readmeMatchesHelp() async throws {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)

@@ -31,7 +31,11 @@ extension StepSyncCommand {
                 again in parts (packed intervals apart, then one interval's samples) and the limit is kept for the \
                 rest of the run (--max-request-bytes sets one up front); an interval fails for size only when one \
                 sample alone is refused.
-                In flight: --concurrency lanes (default 3), one request each at first; as acknowledgements come                 back the sync measures the link (the acknowledgement rate and the shortest round trip) and lets the                 lanes keep as many requests in flight as fill it — about one a lane on loopback, several over a long                 link — at most --max-in-flight (default 8 a lane). Every request stays within the body limit                 learnt or set; each interval is still marked synced only after its own acknowledgement.
+                In flight: --concurrency lanes (default 3), one request each at first; as acknowledgements come \
+                back the sync measures the link (the acknowledgement rate and the shortest round trip) and lets the \
+                lanes keep as many requests in flight as fill it — about one a lane on loopback, several over a long \
+                link — at most --max-in-flight (default 8 a lane). Every request stays within the body limit \
+                learnt or set; each interval is still marked synced only after its own acknowledgement.
                 For https:// the system's roots are trusted; --cacert FILE (or STEPSYNC_CACERT) adds a private CA \
                 or the sink's self-signed certificate.
                 Examples:
