@@ -21,7 +21,8 @@ public struct SyncConfiguration: Sendable {
     /// (``RequestPacking``); an interval larger than this still goes alone. `0` sends every interval alone.
     public var maxSamplesPerRequest: Int
     /// The largest request body to send, in bytes (`--max-request-bytes`): a request over it is sent in parts
-    /// (``RequestSplit``); `nil` until a 413 teaches one (``BodySizeLimit``).
+    /// (``RequestSplit``), and a 413 lowers it (``BodySizeLimit``); `nil` sends every request whole until a 413
+    /// teaches a limit.
     public var maxRequestBytes: Int?
     /// Probe the sink (`GET /health`) before the first interval, so a sink that is not running is one message
     /// rather than a failed request per interval.
@@ -30,6 +31,13 @@ public struct SyncConfiguration: Sendable {
     /// The default of ``maxSamplesPerRequest``: the layering's bound on one interval's samples, so a packed request is
     /// never larger than the largest interval could be.
     public static let defaultMaxSamplesPerRequest = 5_000
+
+    /// The default of ``maxRequestBytes``: 2 MiB. The layering bounds an interval's samples, not its bytes, and a
+    /// sample may carry up to 64 KiB of `details` (heart-rate variability keeps its beat-to-beat readings there), so
+    /// one interval's body could reach hundreds of MB; cut at 2 MiB, a request never costs the sink (or this process)
+    /// more than a few MB, while a full request of 5,000 plain samples (≈ 1 MB) still goes whole. Measured on the
+    /// demo (issue 26): heart-rate variability alone peaked at 221 MB of memory with whole bodies, 114 MB cut.
+    public static let defaultMaxRequestBytes = 2 << 20
 
     /// Creates a configuration; `concurrency` and `pageSize` are clamped to at least 1.
     public init(
@@ -42,7 +50,7 @@ public struct SyncConfiguration: Sendable {
         pageSize: Int = 5_000,
         maxSamplesPerRequest: Int = SyncConfiguration.defaultMaxSamplesPerRequest,
         probeFirst: Bool = true,
-        maxRequestBytes: Int? = nil
+        maxRequestBytes: Int? = SyncConfiguration.defaultMaxRequestBytes
     ) {
         let lanes = max(1, concurrency)
         self.concurrency = lanes

@@ -164,6 +164,8 @@ extension SyncEngine {
     private func nextPart(of payload: IntervalPayload, from start: Int, limit: Int?) -> Range<Int> {
         guard payload.isSplittable, start < payload.count else { return start..<payload.count }
         guard let limit else { return start..<payload.count }
+        // The usual request fits whole: no sizes to add up.
+        if start == 0, payload.body.count <= limit { return 0..<payload.count }
         let parts = RequestSplit.parts(sizes: payload.objectSizes(from: start),
                                        owners: Array(payload.owners(from: start)),
                                        overhead: IntervalPayload.overhead, limit: limit)

@@ -83,6 +83,60 @@ struct BodyLimitTests {
         }
     }
 
+    @Test("the default limit (2 MiB): one interval of 80 samples with 60 KB of details each (≈ 4.9 MB) goes in parts of at most 2 MiB, no 413, the sink exact; plain intervals go whole")
+    func defaultLimitCutsLargeBodies() async throws {
+        let hrv = SampleType("HKQuantityTypeIdentifierHeartRateVariabilitySDNN")
+        // One hour-long interval of each type; the HRV one's samples are written here, with large `details`.
+        let fixture = try SyncFixture(intervals: 1, samplesPerInterval: 0, types: [hrv])
+        let filler = String(repeating: "7", count: 60_000)
+        let large = (0..<80).map { i in
+            HealthSample(uuid: UUID(), type: hrv, startMs: SyncFixture.origin + Int64(i) * 30_000,
+                         endMs: SyncFixture.origin + Int64(i) * 30_000, value: 40 + Double(i), unit: "ms",
+                         sourceName: "Anna's Apple Watch", sourceBundleId: "com.apple.health.watch",
+                         details: #"{"metadata":{"beats":"\#(filler)"}}"#)
+        }
+        _ = try fixture.store.insert(large)
+        let plain = try SyncFixture(intervals: 3, samplesPerInterval: 50, types: [.heartRate])
+        try await SinkHarness.withSink { sinkPort in
+            // The front refuses nothing below 64 MiB: any cut is the sync's own.
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(maxBodyBytes: 64 << 20)) { port, counters in
+                let config = SyncConfiguration(retryPolicy: RetryPolicy(baseSeconds: 0.01))
+                #expect(config.maxRequestBytes == 2 << 20)
+                let report = try await HTTPUploader.withUploader(
+                    server: "http://127.0.0.1:\(port)", requestTimeout: .patient, connectTimeout: .patient,
+                    probeTimeout: .patient, logger: SinkHarness.quiet
+                ) { uploader in
+                    try await SyncEngine(store: fixture.store, uploader: uploader, configuration: config,
+                                         logger: SinkHarness.quiet, time: TestClock().time, randomSeed: 1).run()
+                }
+                #expect(report.isComplete && report.synced == 1 && report.failed == 0 && report.samples == 80)
+                #expect(report.tooLarge == 0 && report.requestLimitBytes == 2 << 20)
+                #expect(await counters.tooLargeAnswers == 0)
+                let sizes = await counters.forwardedSizes
+                #expect(sizes.count >= 3 && sizes.allSatisfy { $0 <= 2 << 20 }, "\(sizes)")
+                #expect(sizes.reduce(0, +) > 80 * 60_000)
+                let parts = try await Self.bodies(counters, path: "/samples")
+                #expect(parts.reduce(0) { $0 + $1.count } == 80 && Set(parts.flatMap { $0 }) == Set(large.map(\.uuid)))
+            }
+            let stored = try await SinkSamples.stored(port: sinkPort, type: hrv)
+            #expect(try SinkSamples.uuids(stored) == Set(large.map(\.uuid)))
+            // Plain heart-rate intervals, each alone in a request: under the default, each goes whole.
+            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(maxBodyBytes: 64 << 20)) { port, counters in
+                let report = try await HTTPUploader.withUploader(
+                    server: "http://127.0.0.1:\(port)", requestTimeout: .patient, connectTimeout: .patient,
+                    probeTimeout: .patient, logger: SinkHarness.quiet
+                ) { uploader in
+                    try await SyncEngine(store: plain.store, uploader: uploader,
+                                         configuration: SyncConfiguration(maxSamplesPerRequest: 0),
+                                         logger: SinkHarness.quiet, time: TestClock().time, randomSeed: 1).run()
+                }
+                #expect(report.isComplete && report.synced == 3 && report.samples == 150)
+                let parts = try await Self.bodies(counters, path: "/samples")
+                #expect(parts.count == 3 && parts.allSatisfy { $0.count == 50 })
+            }
+        }
+    }
+
     @Test("a limit that fits one sample but not two: every sample alone, nothing failed")
     func oneSampleFits() async throws {
         let fixture = try SyncFixture(intervals: 2, samplesPerInterval: 3, types: [.heartRate])

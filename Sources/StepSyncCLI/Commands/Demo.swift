@@ -142,7 +142,7 @@ extension StepSyncCommand {
                                                 configuration: SyncConfiguration(concurrency: concurrency,
                                                                                  maxInFlight: maxInFlight,
                                                                                  maxSamplesPerRequest: requestSamples,
-                                                                                 maxRequestBytes: Self.maxRequestBytes),
+                                                                                 maxRequestBytes: SyncConfiguration.defaultMaxRequestBytes),
                                                 logger: logger)
                         var reporter = ProgressReporter(label: "intervals", enabled: !quiet)
                         let report = try await engine.run(stop: stop) { reporter.update($0) }
@@ -223,11 +223,6 @@ extension StepSyncCommand {
             }
             if !exact { throw ExitCode.failure }
         }
-
-        /// The demo's request bodies are cut at 2 MiB (``RequestSplit``): the layering bounds an interval's samples, not
-        /// its bytes, and heart-rate variability samples carry their beat-to-beat readings in `details` — 3 intervals of
-        /// ≈ 3,700 such samples made bodies whose parsing took the demo from 180 to 290 MB for a moment (issue 26).
-        static let maxRequestBytes = 2 << 20
 
         /// Step counts first, then the other types by name.
         static func ordered(_ types: some Sequence<SampleType>) -> [SampleType] {

@@ -29,8 +29,8 @@ extension StepSyncCommand {
                 (each is still claimed and marked on its own, in one transaction per request); 0 sends every \
                 interval alone. A request the sink (or a proxy in front of it) refuses as too large (413) is sent \
                 again in parts (packed intervals apart, then one interval's samples) and the limit is kept for the \
-                rest of the run (--max-request-bytes sets one up front); an interval fails for size only when one \
-                sample alone is refused.
+                rest of the run; a body never exceeds --max-request-bytes (default 2 MiB, which a request of 5,000 \
+                plain samples fits whole) either. An interval fails for size only when one sample alone is refused.
                 In flight: --concurrency lanes (default 3), one request each at first; as acknowledgements come \
                 back the sync measures the link (the acknowledgement rate and the shortest round trip) and lets the \
                 lanes keep as many requests in flight as fill it — about one a lane on loopback, several over a long \
@@ -54,8 +54,8 @@ extension StepSyncCommand {
 
         @Option(name: .customLong("max-request-bytes"), help: ArgumentHelp(
             "The largest request body to send, in bytes (1024…1073741824); larger requests go in parts.",
-            discussion: "Without it the limit is learnt from the sink's (or a proxy's) 413 answers.", valueName: "n"))
-        var maxRequestBytes: Int?
+            discussion: "A 413 from the sink (or a proxy) lowers it for the rest of the run.", valueName: "n"))
+        var maxRequestBytes: Int = SyncConfiguration.defaultMaxRequestBytes
 
         @Flag(help: "Compress request bodies with gzip.")
         var gzip = false
@@ -92,7 +92,7 @@ extension StepSyncCommand {
         @OptionGroup var zone: TimeZoneOptions
 
         func validate() throws {
-            if let maxRequestBytes, !SyncConfiguration.maxRequestBytesRange.contains(maxRequestBytes) {
+            if !SyncConfiguration.maxRequestBytesRange.contains(maxRequestBytes) {
                 let range = SyncConfiguration.maxRequestBytesRange
                 throw ValidationError("--max-request-bytes must be \(range.lowerBound)…\(range.upperBound) (bytes), not \(maxRequestBytes)")
             }
