@@ -191,7 +191,8 @@ public final class PostgresSampleStorage: Sendable {
 
     /// Runs `body` in one transaction (committed before returning) on a leased connection, retrying up to three
     /// times on a deadlock or serialization failure, all within one ``Configuration/operationTimeout``; errors come
-    /// out as ``PostgresStorageError``.
+    /// out as ``PostgresStorageError`` (but ``UUIDAlreadyHeld``, which the closure throws to ask for the staging path,
+    /// comes out as it is).
     func transaction<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
         let logger = self.logger
         let deadline = self.deadline()
@@ -203,6 +204,7 @@ public final class PostgresSampleStorage: Sendable {
                     try await connection.withTransaction(logger: logger) { try await body($0) }
                 }
             } catch {
+                if let held = (error as? PostgresTransactionError)?.closureError as? UUIDAlreadyHeld { throw held }
                 let state = PostgresStorageError.sqlState(error) ?? ""
                 if attempt < 4, state == "40P01" || state == "40001" {
                     logger.debug("Transaction retried", metadata: ["postgres.sqlstate": "\(state)"])
