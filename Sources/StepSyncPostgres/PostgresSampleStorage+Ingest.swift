@@ -33,7 +33,8 @@ extension PostgresSampleStorage {
         guard !samples.isEmpty else { return (0, 0) }
         let inserted: Int
         switch configuration.ingest {
-        case .copy: inserted = try await insertByCopy(samples, client: client)
+        case .copy: inserted = try await insertByCopy(samples, client: client, direct: false)
+        case .copyDirect: inserted = try await insertByCopy(samples, client: client, direct: true)
         case .insert: inserted = try await insertByValues(samples, client: client)
         }
         return (inserted, samples.count - inserted)
@@ -96,30 +97,33 @@ extension PostgresSampleStorage {
 
     // MARK: - COPY
 
-    /// COPY straight into `samples`, in uuid order; when a uuid of the batch is held already (SQLSTATE 23505: a
-    /// resend, or a uuid repeated in the body), the transaction is rolled back and the batch goes through the
-    /// staging table and `INSERT … ON CONFLICT DO NOTHING`, which counts the duplicates.
+    /// With `direct` (``IngestMethod/copyDirect``), COPY straight into `samples`, in uuid order; when a uuid of the
+    /// batch is held already (SQLSTATE 23505: a resend, or a uuid repeated in the body), the transaction is rolled back
+    /// and the batch goes through the staging table and `INSERT … ON CONFLICT DO NOTHING`, which counts the
+    /// duplicates (the only path of ``IngestMethod/copy``).
     ///
-    /// The direct COPY is what PostgreSQL does fastest (no staging rows, no sort, no speculative insertion per row),
-    /// and the usual batch is all new. Its rows go in uuid order like the `INSERT`'s, so concurrent batches still
+    /// The direct COPY skips the staging rows, the sort and the speculative insertion per row, and the usual batch is
+    /// all new; measured while shared it still cost PostgreSQL more CPU than the staging path, so it is opt-in. Its rows go in uuid order like the `INSERT`'s, so concurrent batches still
     /// take the primary key's locks in one order: a second batch overlapping an uncommitted first waits for its
     /// COMMIT, then meets 23505 and takes the staging path. The unique key is what refuses a duplicate, as before.
-    private func insertByCopy(_ samples: [HealthSample], client: Int64) async throws -> Int {
+    private func insertByCopy(_ samples: [HealthSample], client: Int64, direct: Bool) async throws -> Int {
         let types = Self.distinctTypes(samples)
         let keys = Self.typeKeys(samples)
         let sorted = samples.sorted { $0.uuid.bytesPrecede($1.uuid) }
-        do {
-            return try await transaction { connection in
-                try await self.checkTypeLimit(types, client: client, on: connection)
-                do {
-                    try await self.copyIntoSamples(sorted, keys: keys, client: client, on: connection)
-                } catch where PostgresStorageError.sqlState(error) == "23505" {
-                    throw UUIDAlreadyHeld()
+        if direct {
+            do {
+                return try await transaction { connection in
+                    try await self.checkTypeLimit(types, client: client, on: connection)
+                    do {
+                        try await self.copyIntoSamples(sorted, keys: keys, client: client, on: connection)
+                    } catch where PostgresStorageError.sqlState(error) == "23505" {
+                        throw UUIDAlreadyHeld()
+                    }
+                    return sorted.count
                 }
-                return sorted.count
+            } catch is UUIDAlreadyHeld {
+                logger.debug("Batch with held uuids: staging path")
             }
-        } catch is UUIDAlreadyHeld {
-            logger.debug("Batch with held uuids: staging path")
         }
         return try await transaction { connection in
             do {

@@ -20,6 +20,9 @@ public final class PostgresSampleStorage: Sendable {
     public enum IngestMethod: String, Sendable, CaseIterable {
         /// `COPY` into a per-connection temporary staging table, then one `INSERT … SELECT … ON CONFLICT DO NOTHING`.
         case copy
+        /// `COPY` straight into `samples` in uuid order, falling back to ``copy`` when a uuid is held already
+        /// (issue 26; not the default: measured while shared, it cost PostgreSQL more CPU than ``copy``).
+        case copyDirect = "copy-direct"
         /// Multi-row `INSERT … VALUES (…),(…) … ON CONFLICT DO NOTHING`, 1,000 rows a statement.
         case insert
     }
