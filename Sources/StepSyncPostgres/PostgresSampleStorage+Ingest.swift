@@ -82,13 +82,14 @@ extension PostgresSampleStorage {
     /// int)` keys do not meet the migrations' one-`bigint` lock.
     static let typeLockClass: Int32 = 0x7479_7065  // "type"
 
-    /// How many of `types` `client` holds no sample of.
+    /// How many of `types` `client` holds no sample of: one probe of `samples_client_type_start` per type (a scalar
+    /// subquery with `LIMIT 1`, which the planner cannot turn into an anti-join reading the whole table).
     private func newTypes(_ types: [String], client: Int64, on connection: PostgresConnection) async throws -> Int {
         let keys = types.map { SampleTypeKey.of($0) }
         let rows = try await connection.query("""
             SELECT count(*) FROM unnest(\(types)::text[], \(keys)::integer[]) AS t(name, key)
-            WHERE NOT EXISTS (SELECT 1 FROM samples
-                              WHERE client_id = \(client) AND type_key = t.key AND type = t.name)
+            WHERE (SELECT 1 FROM samples
+                   WHERE client_id = \(client) AND type_key = t.key AND type = t.name LIMIT 1) IS NULL
             """, logger: logger)
         var count = 0
         for try await value in rows.decode(Int.self) { count = value }
