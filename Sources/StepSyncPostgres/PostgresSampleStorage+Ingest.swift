@@ -33,8 +33,8 @@ extension PostgresSampleStorage {
         guard !samples.isEmpty else { return (0, 0) }
         let inserted: Int
         switch configuration.ingest {
-        case .copy: inserted = try await insertByCopy(samples, client: client, direct: false)
-        case .copyDirect: inserted = try await insertByCopy(samples, client: client, direct: true)
+        case .copy: inserted = try await insertByCopy(samples, client: client, direct: true)
+        case .copyStaging: inserted = try await insertByCopy(samples, client: client, direct: false)
         case .insert: inserted = try await insertByValues(samples, client: client)
         }
         return (inserted, samples.count - inserted)
@@ -84,29 +84,37 @@ extension PostgresSampleStorage {
 
     /// How many of `types` `client` holds no sample of: one probe of `samples_client_type_start` per type (a scalar
     /// subquery with `LIMIT 1`, which the planner cannot turn into an anti-join reading the whole table).
+    ///
+    /// The same statement checks that `client` is in `clients` (one probe of its primary key), once per batch: what
+    /// the foreign key did per row until migration 3 (clients are never deleted, a trigger refuses it).
+    ///
+    /// - Throws: ``PostgresStorageError/unknownClientID(_:)`` when no client has this id.
     private func newTypes(_ types: [String], client: Int64, on connection: PostgresConnection) async throws -> Int {
         let keys = types.map { SampleTypeKey.of($0) }
         let rows = try await connection.query("""
-            SELECT count(*) FROM unnest(\(types)::text[], \(keys)::integer[]) AS t(name, key)
-            WHERE (SELECT 1 FROM samples
-                   WHERE client_id = \(client) AND type_key = t.key AND type = t.name LIMIT 1) IS NULL
+            SELECT (SELECT count(*) FROM unnest(\(types)::text[], \(keys)::integer[]) AS t(name, key)
+                    WHERE (SELECT 1 FROM samples
+                           WHERE client_id = \(client) AND type_key = t.key AND type = t.name LIMIT 1) IS NULL),
+                   EXISTS (SELECT 1 FROM clients WHERE id = \(client))
             """, logger: logger)
         var count = 0
-        for try await value in rows.decode(Int.self) { count = value }
+        var known = false
+        for try await (value, exists) in rows.decode((Int, Bool).self) { (count, known) = (value, exists) }
+        guard known else { throw PostgresStorageError.unknownClientID(client) }
         return count
     }
 
     // MARK: - COPY
 
-    /// With `direct` (``IngestMethod/copyDirect``), COPY straight into `samples`, in uuid order; when a uuid of the
-    /// batch is held already (SQLSTATE 23505: a resend, or a uuid repeated in the body), the transaction is rolled back
-    /// and the batch goes through the staging table and `INSERT … ON CONFLICT DO NOTHING`, which counts the
-    /// duplicates (the only path of ``IngestMethod/copy``).
+    /// With `direct` (``IngestMethod/copy``, the default), COPY straight into `samples`, in uuid order; when a uuid
+    /// of the batch is held already (SQLSTATE 23505: a resend, or a uuid repeated in the body), the transaction is
+    /// rolled back and the batch goes through the staging table and `INSERT … ON CONFLICT DO NOTHING`, which counts
+    /// the duplicates (the only path of ``IngestMethod/copyStaging``).
     ///
     /// The direct COPY skips the staging rows, the sort and the speculative insertion per row, and the usual batch is
-    /// all new; measured while shared it still cost PostgreSQL more CPU than the staging path, so it is opt-in. Its rows go in uuid order like the `INSERT`'s, so concurrent batches still
-    /// take the primary key's locks in one order: a second batch overlapping an uncommitted first waits for its
-    /// COMMIT, then meets 23505 and takes the staging path. The unique key is what refuses a duplicate, as before.
+    /// all new (measured in `Planning/postgres.md`). Its rows go in uuid order like the `INSERT`'s, so concurrent
+    /// batches still take the primary key's locks in one order: a second batch overlapping an uncommitted first waits
+    /// for its COMMIT, then meets 23505 and takes the staging path. The unique key is what refuses a duplicate.
     private func insertByCopy(_ samples: [HealthSample], client: Int64, direct: Bool) async throws -> Int {
         let types = Self.distinctTypes(samples)
         let keys = Self.typeKeys(samples)

@@ -18,11 +18,12 @@ import Synchronization
 public final class PostgresSampleStorage: Sendable {
     /// How a batch of samples enters the table (both measured in `Planning/postgres.md`).
     public enum IngestMethod: String, Sendable, CaseIterable {
-        /// `COPY` into a per-connection temporary staging table, then one `INSERT … SELECT … ON CONFLICT DO NOTHING`.
+        /// `COPY` straight into `samples` in uuid order; a batch holding a uuid already stored (SQLSTATE 23505)
+        /// is rolled back and takes ``copyStaging`` (the default since schema v3, issue 26).
         case copy
-        /// `COPY` straight into `samples` in uuid order, falling back to ``copy`` when a uuid is held already
-        /// (issue 26; not the default: measured while shared, it cost PostgreSQL more CPU than ``copy``).
-        case copyDirect = "copy-direct"
+        /// `COPY` into a per-connection temporary staging table, then one `INSERT … SELECT … ON CONFLICT DO NOTHING`
+        /// (the default before issue 26; kept to measure against).
+        case copyStaging = "copy-staging"
         /// Multi-row `INSERT … VALUES (…),(…) … ON CONFLICT DO NOTHING`, 1,000 rows a statement.
         case insert
     }

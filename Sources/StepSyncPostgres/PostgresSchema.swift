@@ -69,7 +69,7 @@ enum PostgresSchema {
             WHERE end_at - start_at > interval '1 hour'
             """,
         ]),
-        PostgresMigration(version: 3, name: "type keys in the indexes, no uuid tie-breaker", statements: [
+        PostgresMigration(version: 3, name: "type keys in the indexes, no uuid tie-breaker, no per-row client check", statements: [
             // Schema v3 (issue 26): the indexes carry a 4-byte key of the type instead of its name (33 bytes for
             // steps), and the paging index drops the uuid tie-breaker: `(client_id, type_key, start_at)` is 24 bytes
             // a row where `(client_id, type, start_at, uuid)` was 72. The name stays in the row; statements filter
@@ -92,6 +92,23 @@ enum PostgresSchema {
             """
             CREATE INDEX samples_long_duration ON samples (client_id, type_key, (end_at - start_at))
             WHERE end_at - start_at > interval '1 hour'
+            """,
+            // The foreign key samples.client_id → clients checked every inserted row with a query of its own (an
+            // SPI `SELECT … FOR KEY SHARE` of the client's row: ≈ 15 % of PostgreSQL's CPU on ingest, profiled
+            // 2026-11-26). What it guarded is kept cheaper: a client is never deleted (revoked, its row kept), which
+            // the trigger below enforces, and every batch checks its client once (`newTypes`).
+            "ALTER TABLE samples DROP CONSTRAINT samples_client_id_fkey",
+            """
+            CREATE FUNCTION stepsync_clients_are_kept() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION 'clients are never deleted: revoke them (stepsync clients revoke); samples name them'
+                    USING ERRCODE = 'restrict_violation';
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER clients_are_kept BEFORE DELETE OR TRUNCATE ON clients
+            FOR EACH STATEMENT EXECUTE FUNCTION stepsync_clients_are_kept()
             """,
         ]),
     ]

@@ -24,8 +24,14 @@ struct PostgresMigrationTests {
                 let stored: [Int64: [HealthSample]] = [anna: Self.history(seed: 1), ben: Self.history(seed: 2)]
                 for (client, samples) in stored { try await Self.insertAtVersion2(samples, client: client, storage) }
 
+                let server = try await PostgresHarness.sharedServer()
+                let before = try await server.psql(Self.digestOfV2Columns, url: url)
                 #expect(try await PostgresSchema.migrate(storage.client, logger: quietLogger) == [3])
                 #expect(try await PostgresSchema.migrate(storage.client, logger: quietLogger) == [])
+                // Every stored value of v2's columns, as the database prints it, is the same after the rewrite.
+                #expect(try await server.psql(Self.digestOfV2Columns, url: url) == before)
+                #expect(try await server.psql("SELECT count(*) FROM samples", url: url)
+                        == "\(stored.values.map(\.count).reduce(0, +))\n")
 
                 for (client, samples) in stored {
                     let types = Set(samples.map(\.type))
@@ -95,6 +101,41 @@ struct PostgresMigrationTests {
             #expect(keys == names.map { SampleTypeKey.of($0) })
         }
     }
+
+    @Test("without the foreign key (migration 3) what it guarded holds: a batch for an unknown client id stores nothing, and clients cannot be deleted or truncated")
+    func clientsGuarded() async throws {
+        try await withStorage { storage, url in
+            let server = try await PostgresHarness.sharedServer()
+            #expect(try await server.psql(
+                "SELECT count(*) FROM pg_constraint WHERE conrelid = 'samples'::regclass AND contype = 'f'", url: url)
+                == "0\n")
+            let anna = try await storage.addClient(name: "anna", token: .random()).id
+            let error = await #expect(throws: PostgresStorageError.self) {
+                try await storage.insert(stepSamples(20), client: anna + 1_000)
+            }
+            #expect(error?.kind == "no_such_client")
+            #expect(error?.message.contains("no client has id \(anna + 1_000)") == true)
+            #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "0\n")
+
+            let stored = try await storage.insert(stepSamples(20), client: anna)
+            #expect(stored.inserted == 20)
+            for statement in ["DELETE FROM clients WHERE id = \(anna)", "TRUNCATE clients CASCADE"] {
+                await #expect(throws: (any Error).self, "\(statement)") {
+                    _ = try await server.psql(statement, url: url)
+                }
+            }
+            #expect(try await server.psql("SELECT count(*) FROM clients", url: url) == "1\n")
+            #expect(try await server.psql("SELECT count(*) FROM samples WHERE client_id = \(anna)", url: url) == "20\n")
+        }
+    }
+
+    /// The MD5 of every row of `samples` in v2's columns, as text, in primary-key order.
+    static let digestOfV2Columns = """
+        SELECT md5(string_agg(row(client_id, uuid, type, start_at, end_at, utc_offset_seconds, value, unit,
+                                  source_name, source_bundle_id, source_version, device_name, device_model,
+                                  details)::text, E'\\n' ORDER BY client_id, uuid))
+        FROM samples
+        """
 
     /// Page order: start, then uuid as PostgreSQL orders it (bytes).
     static func pageOrder(_ a: HealthSample, _ b: HealthSample) -> Bool {
