@@ -83,7 +83,10 @@ extension PostgresSampleStorage {
     static let typeLockClass: Int32 = 0x7479_7065  // "type"
 
     /// How many of `types` `client` holds no sample of: one probe of `samples_client_type_start` per type (a scalar
-    /// subquery with `LIMIT 1`, which the planner cannot turn into an anti-join reading the whole table).
+    /// subquery with `LIMIT 1`, which the planner cannot turn into an anti-join reading the whole table), ordered by
+    /// `start_at` so that it is an index scan stopping at the first row of the type. Without the order, the planner
+    /// chose a bitmap scan of every entry of the client's key (the name is not in the index) — half of PostgreSQL's
+    /// CPU on ingest, growing with the client's samples (profiled 2026-11-26, `Planning/postgres.md`).
     ///
     /// The same statement checks that `client` is in `clients` (one probe of its primary key), once per batch: what
     /// the foreign key did per row until migration 3 (clients are never deleted, a trigger refuses it).
@@ -94,7 +97,8 @@ extension PostgresSampleStorage {
         let rows = try await connection.query("""
             SELECT (SELECT count(*) FROM unnest(\(types)::text[], \(keys)::integer[]) AS t(name, key)
                     WHERE (SELECT 1 FROM samples
-                           WHERE client_id = \(client) AND type_key = t.key AND type = t.name LIMIT 1) IS NULL),
+                           WHERE client_id = \(client) AND type_key = t.key AND type = t.name
+                           ORDER BY start_at LIMIT 1) IS NULL),
                    EXISTS (SELECT 1 FROM clients WHERE id = \(client))
             """, logger: logger)
         var count = 0
