@@ -14,7 +14,7 @@ struct PostgresStorageTests {
             let server = try await PostgresHarness.sharedServer()
             let recorded = try await server.psql("SELECT version, name FROM schema_migrations ORDER BY version", url: url)
             #expect(recorded == "1|clients and samples\n2|index of samples longer than an hour\n"
-                    + "3|type keys in the indexes, no uuid tie-breaker\n")
+                    + "3|type keys in the indexes, no uuid tie-breaker, no per-row client check\n")
         }
     }
 
