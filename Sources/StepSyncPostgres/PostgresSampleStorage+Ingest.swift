@@ -82,11 +82,15 @@ extension PostgresSampleStorage {
     /// int)` keys do not meet the migrations' one-`bigint` lock.
     static let typeLockClass: Int32 = 0x7479_7065  // "type"
 
-    /// How many of `types` `client` holds no sample of: one probe of `samples_client_type_start` per type (a scalar
-    /// subquery with `LIMIT 1`, which the planner cannot turn into an anti-join reading the whole table), ordered by
-    /// `start_at` so that it is an index scan stopping at the first row of the type. Without the order, the planner
-    /// chose a bitmap scan of every entry of the client's key (the name is not in the index) — half of PostgreSQL's
-    /// CPU on ingest, growing with the client's samples (profiled 2026-11-26, `Planning/postgres.md`).
+    /// How many of `types` `client` holds no sample of: one probe of `samples_client_type_start` per type's key (a
+    /// scalar subquery with `LIMIT 1`, which the planner cannot turn into an anti-join reading the whole table).
+    ///
+    /// The probe filters on the key alone, both columns the index leads with, so every plan stops at the first row of
+    /// a held type. With the name beside it (not in the index) the planner estimated few rows and chose a bitmap scan
+    /// of all the client's entries of the key — half of PostgreSQL's CPU on ingest, growing with the client's
+    /// samples — and with `ORDER BY start_at` a sort of them (profiled 2026-11-26, `Planning/postgres.md`). Like the
+    /// count of held types, it counts keys: a new type whose key collides with a held one (one chance in 2³² per
+    /// pair) is not counted as new.
     ///
     /// The same statement checks that `client` is in `clients` (one probe of its primary key), once per batch: what
     /// the foreign key did per row until migration 3 (clients are never deleted, a trigger refuses it).
@@ -95,10 +99,8 @@ extension PostgresSampleStorage {
     private func newTypes(_ types: [String], client: Int64, on connection: PostgresConnection) async throws -> Int {
         let keys = types.map { SampleTypeKey.of($0) }
         let rows = try await connection.query("""
-            SELECT (SELECT count(*) FROM unnest(\(types)::text[], \(keys)::integer[]) AS t(name, key)
-                    WHERE (SELECT 1 FROM samples
-                           WHERE client_id = \(client) AND type_key = t.key AND type = t.name
-                           ORDER BY start_at LIMIT 1) IS NULL),
+            SELECT (SELECT count(*) FROM unnest(\(Array(Set(keys)))::integer[]) AS t(key)
+                    WHERE (SELECT 1 FROM samples WHERE client_id = \(client) AND type_key = t.key LIMIT 1) IS NULL),
                    EXISTS (SELECT 1 FROM clients WHERE id = \(client))
             """, logger: logger)
         var count = 0
