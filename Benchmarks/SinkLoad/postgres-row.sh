@@ -2,8 +2,8 @@
 # Issue 26's PostgreSQL row in one run: `stepsync serve --database` ingesting 400 POSTs × 1,000 time-ordered step
 # samples (bodies.py) from 3 and from 30 concurrent posters (post.py), durable (fsync=on, synchronous_commit=on, the
 # server's defaults), beside its raw-COPY peer: psql `\copy` of the same 400,000 rows (as the sink stored them, in
-# time order, one transaction) into a `samples` table of the sink's shape (schema v2) and one of a candidate v3 shape (a 4-byte type key, no uuid
-# tie-breaker in the paging index; measured 2026-11-26, not adopted: Planning/postgres.md), same durability.
+# time order, one transaction) into a `samples` table of schema v2's shape and one of schema v3's (migration 3: a 4-byte
+# type key, no uuid tie-breaker in the paging index, no foreign key to clients; Planning/postgres.md), same durability.
 # Every sink run and every COPY gets a fresh database (an empty table, like the first sync of a client). Prints one
 # line per run with the CPU seconds (user+sys, from /proc) of the sink process and of PostgreSQL (every server
 # process; for COPY, its backend and the rest apart), then `uptime`, and as its last line a JSON summary of the best
@@ -57,7 +57,7 @@ sink_run() {  # posters round
   [ "$rows" = 400000 ] || echo "!! expected 400000 rows, found $rows" >&2
 }
 
-# Schema v2's samples table (migrations 1 and 2, verbatim), and v3's (migration 3 on top).
+# Schema v2's samples table (migrations 1 and 2, verbatim), and v3's (migration 3's shape on top).
 V2="CREATE TABLE clients (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name text NOT NULL);
 INSERT INTO clients (name) VALUES ('peer');
 CREATE TABLE samples (client_id bigint NOT NULL REFERENCES clients (id), uuid uuid NOT NULL, type text NOT NULL,
@@ -68,6 +68,7 @@ CREATE INDEX samples_client_type_start ON samples (client_id, type, start_at, uu
 CREATE INDEX samples_long_duration ON samples (client_id, type, (end_at - start_at)) WHERE end_at - start_at > interval '1 hour';"
 V3="$V2
 DROP INDEX samples_long_duration; DROP INDEX samples_client_type_start;
+ALTER TABLE samples DROP CONSTRAINT samples_client_id_fkey;
 ALTER TABLE samples ADD COLUMN type_key integer NOT NULL;
 CREATE INDEX samples_client_type_start ON samples (client_id, type_key, start_at);
 CREATE INDEX samples_long_duration ON samples (client_id, type_key, (end_at - start_at)) WHERE end_at - start_at > interval '1 hour';"

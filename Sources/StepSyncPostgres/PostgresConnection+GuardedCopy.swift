@@ -13,14 +13,15 @@ extension PostgresConnection {
     /// *unavailable* (503) and abandons the task — it stays suspended, a small leak that only a database going away
     /// at the start of a COPY causes.
     func guardedCopyFrom(
-        table: String, logger: Logger, writeData: @escaping @Sendable (PostgresCopyFromWriter) async throws -> Void
+        table: String, columns: [String] = [], logger: Logger,
+        writeData: @escaping @Sendable (PostgresCopyFromWriter) async throws -> Void
     ) async throws {
         let outcome = CopyOutcome()
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             outcome.wait(continuation)
             Task {
                 do {
-                    try await self.copyFrom(table: table, logger: logger, writeData: writeData)
+                    try await self.copyFrom(table: table, columns: columns, logger: logger, writeData: writeData)
                     outcome.finish(.success(()))
                 } catch {
                     outcome.finish(.failure(error))

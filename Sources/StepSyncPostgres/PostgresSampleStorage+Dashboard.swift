@@ -13,7 +13,8 @@ extension PostgresSampleStorage {
             return try await self.withConnection { connection in
                 let rows = try await connection.query("""
                     SELECT min(start_at), max(start_at) FROM samples
-                    WHERE client_id = \(key) AND type = \(SampleType.stepCount.rawValue)
+                    WHERE client_id = \(key) AND type_key = \(SampleTypeKey.of(SampleType.stepCount))
+                      AND type = \(SampleType.stepCount.rawValue)
                     """, logger: logger)
                 var bounds: ClosedRange<Int64>?
                 for try await (low, high) in rows.decode((PostgresInstant?, PostgresInstant?).self) {

@@ -6,7 +6,22 @@ extension PostgresSampleStorage {
     /// Columns of `samples` a batch writes (besides `client_id`), in the order of the staging table and of the
     /// multi-row `VALUES`.
     static let sampleColumns = "uuid, type, start_at, end_at, utc_offset_seconds, value, unit, source_name, "
-        + "source_bundle_id, source_version, device_name, device_model, details"
+        + "source_bundle_id, source_version, device_name, device_model, details, type_key"
+
+    /// The columns of `COPY samples` (the direct path of ``insertByCopy(_:client:)``): `client_id` and
+    /// ``sampleColumns``.
+    static let copyColumns = ["client_id"] + sampleColumns.split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The key (``SampleTypeKey``) of every type of a batch.
+    static func typeKeys(_ samples: [HealthSample]) -> [String: Int32] {
+        var keys: [String: Int32] = [:]
+        for sample in samples where keys[sample.type.rawValue] == nil {
+            keys[sample.type.rawValue] = SampleTypeKey.of(sample.type)
+        }
+        return keys
+    }
 
     /// Stores the samples of `client` whose uuid it does not hold yet, in one transaction committed (WAL flushed)
     /// before returning; returns how many were inserted and how many were already there (or repeated in the batch).
@@ -18,7 +33,8 @@ extension PostgresSampleStorage {
         guard !samples.isEmpty else { return (0, 0) }
         let inserted: Int
         switch configuration.ingest {
-        case .copy: inserted = try await insertByCopy(samples, client: client)
+        case .copy: inserted = try await insertByCopy(samples, client: client, direct: true)
+        case .copyStaging: inserted = try await insertByCopy(samples, client: client, direct: false)
         case .insert: inserted = try await insertByValues(samples, client: client)
         }
         return (inserted, samples.count - inserted)
@@ -37,7 +53,8 @@ extension PostgresSampleStorage {
     /// The usual batch brings no new type: one statement, an index probe per type of the batch. Only a batch with a
     /// new type takes the client's transaction-level advisory lock — so two requests adding types one at a time
     /// cannot both slip under the limit — and counts the client's types: a loose index scan of
-    /// `samples_client_type_start` (one probe per type held, stopping past the limit), not a scan of its samples.
+    /// `samples_client_type_start` (one probe per type key held, stopping past the limit), not a scan of its
+    /// samples. (It counts distinct keys: two held names sharing a key, one chance in 2³² per pair, count once.)
     func checkTypeLimit(_ types: [String], client: Int64, on connection: PostgresConnection) async throws {
         let limit = configuration.maxTypes
         guard try await newTypes(types, client: client, on: connection) > 0 else { return }
@@ -47,14 +64,14 @@ extension PostgresSampleStorage {
         // Again, under the lock: a transaction that held it may have committed some of these types.
         let fresh = try await newTypes(types, client: client, on: connection)
         let rows = try await connection.query("""
-            WITH RECURSIVE held(type, n) AS (
-                (SELECT type, 1 FROM samples WHERE client_id = \(client) ORDER BY type LIMIT 1)
+            WITH RECURSIVE held(key, n) AS (
+                (SELECT type_key, 1 FROM samples WHERE client_id = \(client) ORDER BY type_key LIMIT 1)
                 UNION ALL
-                SELECT (SELECT s.type FROM samples s WHERE s.client_id = \(client) AND s.type > held.type
-                        ORDER BY s.type LIMIT 1), n + 1
-                FROM held WHERE held.type IS NOT NULL AND n <= \(limit)
+                SELECT (SELECT s.type_key FROM samples s WHERE s.client_id = \(client) AND s.type_key > held.key
+                        ORDER BY s.type_key LIMIT 1), n + 1
+                FROM held WHERE held.key IS NOT NULL AND n <= \(limit)
             )
-            SELECT count(type) FROM held
+            SELECT count(key) FROM held
             """, logger: logger)
         var held = 0
         for try await count in rows.decode(Int.self) { held = count }
@@ -65,25 +82,68 @@ extension PostgresSampleStorage {
     /// int)` keys do not meet the migrations' one-`bigint` lock.
     static let typeLockClass: Int32 = 0x7479_7065  // "type"
 
-    /// How many of `types` `client` holds no sample of.
+    /// How many of `types` `client` holds no sample of: one probe of `samples_client_type_start` per type's key (a
+    /// scalar subquery with `LIMIT 1`, which the planner cannot turn into an anti-join reading the whole table).
+    ///
+    /// The probe filters on the key alone, both columns the index leads with, so every plan stops at the first row of
+    /// a held type. With the name beside it (not in the index) the planner estimated few rows and chose a bitmap scan
+    /// of all the client's entries of the key — half of PostgreSQL's CPU on ingest, growing with the client's
+    /// samples — and with `ORDER BY start_at` a sort of them (profiled 2026-11-26, `Planning/postgres.md`). Like the
+    /// count of held types, it counts keys: a new type whose key collides with a held one (one chance in 2³² per
+    /// pair) is not counted as new.
+    ///
+    /// The same statement checks that `client` is in `clients` (one probe of its primary key), once per batch: what
+    /// the foreign key did per row until migration 3 (clients are never deleted, a trigger refuses it).
+    ///
+    /// - Throws: ``PostgresStorageError/unknownClientID(_:)`` when no client has this id.
     private func newTypes(_ types: [String], client: Int64, on connection: PostgresConnection) async throws -> Int {
+        let keys = types.map { SampleTypeKey.of($0) }
         let rows = try await connection.query("""
-            SELECT count(*) FROM unnest(\(types)::text[]) AS t(name)
-            WHERE NOT EXISTS (SELECT 1 FROM samples WHERE client_id = \(client) AND type = t.name)
+            SELECT (SELECT count(*) FROM unnest(\(Array(Set(keys)))::integer[]) AS t(key)
+                    WHERE (SELECT 1 FROM samples WHERE client_id = \(client) AND type_key = t.key LIMIT 1) IS NULL),
+                   EXISTS (SELECT 1 FROM clients WHERE id = \(client))
             """, logger: logger)
         var count = 0
-        for try await value in rows.decode(Int.self) { count = value }
+        var known = false
+        for try await (value, exists) in rows.decode((Int, Bool).self) { (count, known) = (value, exists) }
+        guard known else { throw PostgresStorageError.unknownClientID(client) }
         return count
     }
 
-    // MARK: - COPY into a staging table
+    // MARK: - COPY
 
-    private func insertByCopy(_ samples: [HealthSample], client: Int64) async throws -> Int {
+    /// With `direct` (``IngestMethod/copy``, the default), COPY straight into `samples`, in uuid order; when a uuid
+    /// of the batch is held already (SQLSTATE 23505: a resend, or a uuid repeated in the body), the transaction is
+    /// rolled back and the batch goes through the staging table and `INSERT … ON CONFLICT DO NOTHING`, which counts
+    /// the duplicates (the only path of ``IngestMethod/copyStaging``).
+    ///
+    /// The direct COPY skips the staging rows, the sort and the speculative insertion per row, and the usual batch is
+    /// all new (measured in `Planning/postgres.md`). Its rows go in uuid order like the `INSERT`'s, so concurrent
+    /// batches still take the primary key's locks in one order: a second batch overlapping an uncommitted first waits
+    /// for its COMMIT, then meets 23505 and takes the staging path. The unique key is what refuses a duplicate.
+    private func insertByCopy(_ samples: [HealthSample], client: Int64, direct: Bool) async throws -> Int {
         let types = Self.distinctTypes(samples)
+        let keys = Self.typeKeys(samples)
+        let sorted = samples.sorted { $0.uuid.bytesPrecede($1.uuid) }
+        if direct {
+            do {
+                return try await transaction { connection in
+                    try await self.checkTypeLimit(types, client: client, on: connection)
+                    do {
+                        try await self.copyIntoSamples(sorted, keys: keys, client: client, on: connection)
+                    } catch where PostgresStorageError.sqlState(error) == "23505" {
+                        throw UUIDAlreadyHeld()
+                    }
+                    return sorted.count
+                }
+            } catch is UUIDAlreadyHeld {
+                logger.debug("Batch with held uuids: staging path")
+            }
+        }
         return try await transaction { connection in
             do {
                 try await self.checkTypeLimit(types, client: client, on: connection)
-                return try await self.copyAndInsert(samples, client: client, on: connection)
+                return try await self.copyAndInsert(sorted, keys: keys, client: client, on: connection)
             } catch {
                 // A rolled-back transaction may have taken the staging table it created with it.
                 _ = self.stagedConnections.withLock { $0.remove(connection.id) }
@@ -92,8 +152,32 @@ extension PostgresSampleStorage {
         }
     }
 
-    /// The COPY and the INSERT … SELECT of ``insertByCopy(_:client:)``, inside its transaction.
-    private func copyAndInsert(_ samples: [HealthSample], client: Int64,
+    /// `COPY samples FROM STDIN` of `samples` (uuid-ordered), inside the caller's transaction.
+    private func copyIntoSamples(_ samples: [HealthSample], keys: [String: Int32], client: Int64,
+                                 on connection: PostgresConnection) async throws {
+        try await connection.guardedCopyFrom(table: "samples", columns: Self.copyColumns, logger: logger) { writer in
+            try await Self.writeRows(samples, keys: keys, client: client, to: writer)
+        }
+    }
+
+    /// Writes the COPY text of `samples` in chunks of about 64 KiB (with `client_id` first when `client` is given).
+    private static func writeRows(_ samples: [HealthSample], keys: [String: Int32], client: Int64?,
+                                  to writer: PostgresCopyFromWriter) async throws {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(96 << 10)
+        for sample in samples {
+            CopyText.appendRow(sample, typeKey: keys[sample.type.rawValue] ?? SampleTypeKey.of(sample.type),
+                               client: client, to: &buffer)
+            if buffer.readableBytes >= 64 << 10 {
+                try await writer.write(buffer)
+                buffer.clear()
+            }
+        }
+        if buffer.readableBytes > 0 { try await writer.write(buffer) }
+    }
+
+    /// The COPY and the INSERT … SELECT of ``insertByCopy(_:client:)``'s staging path, inside its transaction.
+    private func copyAndInsert(_ samples: [HealthSample], keys: [String: Int32], client: Int64,
                                on connection: PostgresConnection) async throws -> Int {
         let logger = self.logger
         let fresh = self.stagedConnections.withLock { $0.insert(connection.id).inserted }
@@ -103,21 +187,12 @@ extension PostgresSampleStorage {
                 CREATE TEMPORARY TABLE IF NOT EXISTS stepsync_staging (
                     uuid uuid, type text, start_at timestamptz, end_at timestamptz, utc_offset_seconds integer,
                     value double precision, unit text, source_name text, source_bundle_id text,
-                    source_version text, device_name text, device_model text, details json
+                    source_version text, device_name text, device_model text, details json, type_key integer
                 ) ON COMMIT DELETE ROWS
                 """, logger: logger)
         }
         try await connection.guardedCopyFrom(table: "stepsync_staging", logger: logger) { writer in
-            var buffer = ByteBuffer()
-            buffer.reserveCapacity(96 << 10)
-            for sample in samples {
-                CopyText.appendRow(sample, to: &buffer)
-                if buffer.readableBytes >= 64 << 10 {
-                    try await writer.write(buffer)
-                    buffer.clear()
-                }
-            }
-            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+            try await Self.writeRows(samples, keys: keys, client: nil, to: writer)
         }
         let rows = try await connection.query("""
             WITH inserted AS (
@@ -135,13 +210,14 @@ extension PostgresSampleStorage {
 
     // MARK: - Multi-row INSERT
 
-    /// Rows per `INSERT` statement (13 binds a row, well under the protocol's 65,535).
+    /// Rows per `INSERT` statement (14 binds a row, well under the protocol's 65,535).
     static let rowsPerStatement = 1_000
 
     private func insertByValues(_ samples: [HealthSample], client: Int64) async throws -> Int {
         let logger = self.logger
         let sorted = samples.sorted { $0.uuid.bytesPrecede($1.uuid) }
         let types = Self.distinctTypes(samples)
+        let keys = Self.typeKeys(samples)
         return try await transaction { connection in
             try await self.checkTypeLimit(types, client: client, on: connection)
             var total = 0
@@ -149,7 +225,7 @@ extension PostgresSampleStorage {
             while start < sorted.count {
                 let chunk = sorted[start..<min(start + Self.rowsPerStatement, sorted.count)]
                 start += chunk.count
-                var binds = PostgresBindings(capacity: chunk.count * 13 + 1)
+                var binds = PostgresBindings(capacity: chunk.count * 14 + 1)
                 binds.append(client)
                 var sql = "WITH inserted AS (INSERT INTO samples (client_id, \(Self.sampleColumns)) VALUES "
                 sql.reserveCapacity(sql.utf8.count + chunk.count * 120)
@@ -157,9 +233,9 @@ extension PostgresSampleStorage {
                 for (i, sample) in chunk.enumerated() {
                     if i > 0 { sql += "," }
                     sql += "($1"
-                    for column in 0..<13 {
+                    for column in 0..<14 {
                         n += 1
-                        sql += column == 12 ? ",$\(n)::json)" : ",$\(n)"
+                        sql += column == 12 ? ",$\(n)::json" : column == 13 ? ",$\(n))" : ",$\(n)"
                     }
                     binds.append(sample.uuid)
                     binds.append(sample.type.rawValue)
@@ -174,6 +250,7 @@ extension PostgresSampleStorage {
                     binds.append(sample.deviceName)
                     binds.append(sample.deviceModel)
                     binds.append(sample.details)
+                    binds.append(keys[sample.type.rawValue] ?? SampleTypeKey.of(sample.type))
                 }
                 sql += " ON CONFLICT (client_id, uuid) DO NOTHING RETURNING 1) SELECT count(*) FROM inserted"
                 let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
@@ -183,6 +260,10 @@ extension PostgresSampleStorage {
         }
     }
 }
+
+/// The direct COPY of ``PostgresSampleStorage/insertByCopy(_:client:)`` met a uuid already held (SQLSTATE 23505):
+/// its transaction is rolled back and the batch takes the staging path.
+struct UUIDAlreadyHeld: Error {}
 
 extension UUID {
     /// Byte order, as PostgreSQL orders `uuid` values.

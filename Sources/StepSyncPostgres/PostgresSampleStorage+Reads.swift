@@ -70,11 +70,12 @@ extension PostgresSampleStorage {
         let upper = to.map { PostgresInstant(milliseconds: $0) }
         let afterStart = cursor.map { PostgresInstant(milliseconds: $0.startMs) }
         let afterUUID = cursor?.uuid
+        let key = SampleTypeKey.of(type)
         return """
             SELECT uuid, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id,
                    source_version, device_name, device_model, details::text
             FROM samples
-            WHERE client_id = \(client) AND type = \(type.rawValue) AND start_at >= \(lower)
+            WHERE client_id = \(client) AND type_key = \(key) AND type = \(type.rawValue) AND start_at >= \(lower)
               AND (\(upper)::timestamptz IS NULL OR start_at < \(upper))
               AND (\(afterStart)::timestamptz IS NULL OR (start_at, uuid) > (\(afterStart), \(afterUUID)))
             ORDER BY start_at, uuid
@@ -116,7 +117,10 @@ extension PostgresSampleStorage {
         let logger = self.logger
         return try await withConnection { connection in
             let rows = try await connection.query(
-                "SELECT count(*) FROM samples WHERE client_id = \(client) AND type = \(type.rawValue)", logger: logger)
+                """
+                SELECT count(*) FROM samples
+                WHERE client_id = \(client) AND type_key = \(SampleTypeKey.of(type)) AND type = \(type.rawValue)
+                """, logger: logger)
             var count = 0
             for try await value in rows.decode(Int.self) { count = value }
             return count
@@ -154,13 +158,14 @@ extension PostgresSampleStorage {
         let upper = PostgresInstant(milliseconds: range.upperBound)
         let first = PostgresInstant(milliseconds: Instants.min)
         let steps = SampleType.stepCount.rawValue
+        let key = SampleTypeKey.of(SampleType.stepCount)
         return """
             SELECT start_at, end_at, value, device_name FROM samples
-            WHERE client_id = \(client) AND type = \(steps) AND start_at < \(upper)
+            WHERE client_id = \(client) AND type_key = \(key) AND type = \(steps) AND start_at < \(upper)
               AND start_at >= \(lower) - least(
                     greatest(interval '1 hour',
                              (SELECT max(end_at - start_at) FROM samples
-                              WHERE client_id = \(client) AND type = \(steps)
+                              WHERE client_id = \(client) AND type_key = \(key) AND type = \(steps)
                                 AND end_at - start_at > interval '1 hour')),
                     greatest(\(lower) - \(first), interval '0'))
               AND (end_at > \(lower) OR (end_at = start_at AND start_at >= \(lower)))
@@ -206,11 +211,13 @@ extension PostgresSampleStorage {
     func clear(client: Int64, types: [SampleType]?) async throws -> Int {
         let logger = self.logger
         let names = types?.map(\.rawValue)
+        let keys = types?.map { SampleTypeKey.of($0) }
         return try await transaction { connection in
             let rows = try await connection.query("""
                 WITH deleted AS (
                     DELETE FROM samples
-                    WHERE client_id = \(client) AND (\(names)::text[] IS NULL OR type = ANY(\(names)))
+                    WHERE client_id = \(client)
+                      AND (\(names)::text[] IS NULL OR (type_key = ANY(\(keys)) AND type = ANY(\(names))))
                     RETURNING 1
                 )
                 SELECT count(*) FROM deleted

@@ -18,8 +18,12 @@ import Synchronization
 public final class PostgresSampleStorage: Sendable {
     /// How a batch of samples enters the table (both measured in `Planning/postgres.md`).
     public enum IngestMethod: String, Sendable, CaseIterable {
-        /// `COPY` into a per-connection temporary staging table, then one `INSERT … SELECT … ON CONFLICT DO NOTHING`.
+        /// `COPY` straight into `samples` in uuid order; a batch holding a uuid already stored (SQLSTATE 23505)
+        /// is rolled back and takes ``copyStaging`` (the default since schema v3, issue 26).
         case copy
+        /// `COPY` into a per-connection temporary staging table, then one `INSERT … SELECT … ON CONFLICT DO NOTHING`
+        /// (the default before issue 26; kept to measure against).
+        case copyStaging = "copy-staging"
         /// Multi-row `INSERT … VALUES (…),(…) … ON CONFLICT DO NOTHING`, 1,000 rows a statement.
         case insert
     }
@@ -191,7 +195,8 @@ public final class PostgresSampleStorage: Sendable {
 
     /// Runs `body` in one transaction (committed before returning) on a leased connection, retrying up to three
     /// times on a deadlock or serialization failure, all within one ``Configuration/operationTimeout``; errors come
-    /// out as ``PostgresStorageError``.
+    /// out as ``PostgresStorageError`` (but ``UUIDAlreadyHeld``, which the closure throws to ask for the staging path,
+    /// comes out as it is).
     func transaction<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
         let logger = self.logger
         let deadline = self.deadline()
@@ -203,6 +208,7 @@ public final class PostgresSampleStorage: Sendable {
                     try await connection.withTransaction(logger: logger) { try await body($0) }
                 }
             } catch {
+                if let held = (error as? PostgresTransactionError)?.closureError as? UUIDAlreadyHeld { throw held }
                 let state = PostgresStorageError.sqlState(error) ?? ""
                 if attempt < 4, state == "40P01" || state == "40001" {
                     logger.debug("Transaction retried", metadata: ["postgres.sqlstate": "\(state)"])

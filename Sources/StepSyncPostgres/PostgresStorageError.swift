@@ -54,6 +54,12 @@ public struct PostgresStorageError: Error, CustomStringConvertible, Sendable {
         Self(.noSuchClient, "no client named \(name.prefix(64)); `stepsync clients list` shows them")
     }
 
+    /// A batch for a client id that `clients` does not hold (what the foreign key of schema v1–v2 refused per row;
+    /// the sink only stores for a client its token resolved to, so this is a bug, never a user's doing).
+    static func unknownClientID(_ id: Int64) -> Self {
+        Self(.noSuchClient, "no client has id \(id); samples are stored only for a client of `stepsync clients list`")
+    }
+
     static func badName(_ problem: String) -> Self { Self(.badClientName, "client name \(problem)") }
 
     static func tooManyTypes(limit: Int, stored: Int, new: Int) -> Self {

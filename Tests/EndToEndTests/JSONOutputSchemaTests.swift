@@ -159,9 +159,10 @@ struct JSONOutputSchemaTests {
             let server = try await PostgresHarness.sharedServer()
             // Two samples of anna's, written as a sink would, and a request seen (last_seen_at).
             _ = try await server.psql("""
-                INSERT INTO samples (client_id, uuid, type, start_at, end_at, value, unit, source_name, source_bundle_id)
+                INSERT INTO samples (client_id, uuid, type, start_at, end_at, value, unit, source_name, source_bundle_id,
+                                     type_key)
                 SELECT id, gen_random_uuid(), 'HKQuantityTypeIdentifierStepCount', now(), now(), 10, 'count', 'iPhone',
-                       'com.apple.health'
+                       'com.apple.health', stepsync_type_key('HKQuantityTypeIdentifierStepCount')
                 FROM clients, generate_series(1, 2) WHERE name = 'anna';
                 UPDATE clients SET last_seen_at = now() WHERE name = 'anna'
                 """, url: url)

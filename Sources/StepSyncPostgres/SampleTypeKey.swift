@@ -1,0 +1,25 @@
+import Crypto
+import StepSyncCore
+
+/// The 32-bit key of a sample type in schema v3's indexes (`samples.type_key`, migration 3): the first four bytes of
+/// the MD5 of the type's name (UTF-8), big-endian, as a signed integer — the value of the database's own
+/// `stepsync_type_key(name)` (`('x' || substr(md5(name), 1, 8))::bit(32)::integer`), which the migration used to key
+/// the rows already stored.
+///
+/// Why a key and not the name: the paging index `(client_id, type_key, start_at)` is 24 bytes a row where
+/// `(client_id, type, start_at, uuid)` was 72 with the step type's 33-byte name, and the index's size is most of
+/// the cost of an insert. The name stays in the row, and every statement filters on both (`type_key = $k AND type =
+/// $name`), so two names sharing a key — one chance in 2³² per pair — cost a filter, never a wrong answer.
+enum SampleTypeKey {
+    /// The key of `type`.
+    static func of(_ type: SampleType) -> Int32 { of(type.rawValue) }
+
+    /// The key of a type name.
+    static func of(_ name: String) -> Int32 {
+        let digest = Insecure.MD5.hash(data: Array(name.utf8))
+        var bits: UInt32 = 0
+        for byte in digest.prefix(4) { bits = bits << 8 | UInt32(byte) }
+        return Int32(bitPattern: bits)
+    }
+
+}
