@@ -161,12 +161,6 @@ struct RecordDecoder {
             deviceName: device?.value.name, deviceModel: device?.value.model), info.kind)
     }
 
-    /// Appends the 8 little-endian bytes of `word`.
-    @inline(__always)
-    static func appendWord(_ word: UInt64, to name: inout [UInt8]) {
-        withUnsafeBytes(of: word.littleEndian) { name.append(contentsOf: $0) }
-    }
-
     /// Appends `text` and a NUL, or the absent marker and a NUL.
     @inline(__always)
     static func appendOptional(_ text: String?, to name: inout [UInt8]) {
