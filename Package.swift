@@ -38,7 +38,8 @@ let package = Package(
         .executableTarget(name: "stepsync", dependencies: ["StepSyncCLI"]),
 
         // Pure logic: models, layering, wire format, retry policy, generator. No I/O, no adapters.
-        .target(name: "StepSyncCore"),
+        // SHA-1 for derived uuids from swift-crypto (already built for StepSyncPostgres): Planning/import.md.
+        .target(name: "StepSyncCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 
         // The sample store (health.sqlite) and the sync-interval ledger, through GRDB.
         .target(name: "StepSyncStore", dependencies: [

@@ -53,7 +53,8 @@ struct HealthExportParser: XMLTagHandler {
     /// The top-level element being read, between its start and end tags.
     private enum Open {
         case none
-        case record(HealthSample, SampleKind, line: Int)
+        /// `typeChecked`: the type passed ``SampleValidation/typeProblem(_:)`` already (``RecordDecoder/lastTypeValid``).
+        case record(HealthSample, SampleKind, line: Int, typeChecked: Bool)
         case workout(line: Int)
         /// A record or workout already skipped: its children are passed over.
         case skipped
@@ -124,7 +125,12 @@ struct HealthExportParser: XMLTagHandler {
             if let type = records.lastType { typeCounts.add(type) }
             switch outcome {
             case .sample(let sample, let kind):
-                open = .record(sample, kind, line: tag.line)
+                if tag.kind == .empty {
+                    // No children (most records): emitted at once, the sample moved rather than parked in `open`.
+                    try emit(sample, kind: kind, line: tag.line, element: "Record", typeChecked: records.lastTypeValid)
+                    return
+                }
+                open = .record(sample, kind, line: tag.line, typeChecked: records.lastTypeValid)
                 beats.removeAll(keepingCapacity: true)
                 metadata.removeAll(keepingCapacity: true)
                 childProblem = nil
@@ -177,7 +183,7 @@ struct HealthExportParser: XMLTagHandler {
         switch current {
         case .none, .skipped:
             return
-        case .record(var sample, let kind, let line):
+        case .record(var sample, let kind, let line, let typeChecked):
             if let childProblem {
                 return try skip(SkippedRecord(line: line, element: "Record", type: records.lastTypeName,
                                               reason: childProblem.0, detail: childProblem.1))
@@ -195,7 +201,7 @@ struct HealthExportParser: XMLTagHandler {
                 out.append(UInt8(ascii: "}"))
                 sample.details = String(decoding: out, as: UTF8.self)
             }
-            try emit(sample, kind: kind, line: line, element: "Record")
+            try emit(sample, kind: kind, line: line, element: "Record", typeChecked: typeChecked)
         case .workout(let line):
             switch workouts.finish() {
             case .sample(let sample, let kind):
@@ -211,16 +217,18 @@ struct HealthExportParser: XMLTagHandler {
     }
 
     /// Validates `sample` with the shared ``SampleValidation`` and keeps it, or skips it with the problem's reason.
-    /// Returns whether it was kept.
+    /// Returns whether it was kept. `typeChecked`: its type is known to pass ``SampleValidation/typeProblem(_:)``
+    /// (the same problem, or none, is found either way).
     @discardableResult
-    private mutating func emit(_ sample: HealthSample, kind: SampleKind, line: Int, element: String) throws -> Bool {
-        if let problem = SampleValidation.problem(of: sample, kind: kind) {
+    private mutating func emit(_ sample: consuming HealthSample, kind: SampleKind, line: Int, element: String,
+                               typeChecked: Bool = false) throws -> Bool {
+        if let problem = SampleValidation.problem(of: sample, kind: kind, typeChecked: typeChecked) {
             let type = element == "Workout" ? workouts.activityType : String(sample.type.rawValue.prefix(128))
             try skip(SkippedRecord(line: line, element: element, type: type, reason: .invalid(problem.reason),
                                    detail: problem.description))
             return false
         }
-        samples.append(sample)
+        samples.append(consume sample)
         return true
     }
 

@@ -140,27 +140,47 @@ final class ImportPipeline: @unchecked Sendable {
     /// in one slot; the writer is the import's bottleneck, and this runs on the reader, which waits on it. Only the
     /// `seq` order of the samples of one batch changes (a transaction's samples carry no order a reader could see
     /// before it commits), and so does nothing else: a uuid's first copy still comes first.
-    static func groupedByType(_ samples: [HealthSample]) -> [HealthSample] {
+    ///
+    /// The samples are moved, not copied: a stable counting sort computes each sample's place, and the permutation
+    /// is applied in place by swaps (no retain or release of the samples' strings, no second array).
+    static func groupedByType(_ samples: consuming [HealthSample]) -> [HealthSample] {
         var types: [SampleType] = []
-        var groups: [[HealthSample]] = []
+        var sizes: [Int] = []
+        var group = [Int32](repeating: 0, count: samples.count)
         var last = -1
-        for sample in samples {
-            if last < 0 || types[last] != sample.type {
-                if let index = types.firstIndex(of: sample.type) {
-                    last = index
+        for index in samples.indices {
+            let type = samples[index].type
+            if last < 0 || types[last] != type {
+                if let found = types.firstIndex(of: type) {
+                    last = found
                 } else {
-                    types.append(sample.type)
-                    groups.append([])
+                    types.append(type)
+                    sizes.append(0)
                     last = types.count - 1
                 }
             }
-            groups[last].append(sample)
+            group[index] = Int32(last)
+            sizes[last] += 1
         }
-        if groups.count <= 1 { return samples }
-        var grouped: [HealthSample] = []
-        grouped.reserveCapacity(samples.count)
-        for group in groups { grouped.append(contentsOf: group) }
-        return grouped
+        if types.count <= 1 { return samples }
+        // Where each group starts, then each sample's place: its group's next free slot.
+        var next = [Int](repeating: 0, count: sizes.count)
+        for g in 1..<sizes.count { next[g] = next[g - 1] + sizes[g - 1] }
+        var place = [Int](repeating: 0, count: samples.count)
+        for index in samples.indices {
+            let g = Int(group[index])
+            place[index] = next[g]
+            next[g] += 1
+        }
+        // Follow each cycle of the permutation: the sample at `index` goes to `place[index]`.
+        for index in samples.indices {
+            while place[index] != index {
+                let target = place[index]
+                samples.swapAt(index, target)
+                place.swapAt(index, target)
+            }
+        }
+        return samples
     }
 
     /// The export input, handed to the producer thread (which alone uses it from then on).

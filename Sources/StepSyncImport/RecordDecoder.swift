@@ -39,6 +39,9 @@ struct RecordDecoder {
 
     /// The type of the last record decoded (`nil` when it had none).
     private(set) var lastType: SampleType?
+    /// Whether ``lastType`` passed ``SampleValidation/typeProblem(_:)`` (checked once per type cache entry, so the
+    /// per-record validation need not scan the identifier again).
+    private(set) var lastTypeValid = false
 
     /// The type of the last record decoded, cut to 128 bytes, for naming a skipped record.
     var lastTypeName: String? { lastType.map { String($0.rawValue.prefix(128)) } }
@@ -74,10 +77,12 @@ struct RecordDecoder {
         }
         guard let typeRaw else {
             lastType = nil
+            lastTypeValid = false
             return .skip(.missingAttribute, "it has no type attribute")
         }
         let info = types.info(for: typeRaw)
         lastType = info.type
+        lastTypeValid = info.valid
         guard let sourceRaw else { return .skip(.missingAttribute, "it has no sourceName attribute") }
         guard let startRaw else { return .skip(.missingAttribute, "it has no startDate attribute") }
         guard let endRaw else { return .skip(.missingAttribute, "it has no endDate attribute") }
@@ -113,43 +118,47 @@ struct RecordDecoder {
             return .skip(.missingValue, "it has no value attribute")
         }
 
-        let sourceName = sources.string(for: sourceRaw)
-        let sourceVersion = versionRaw.map { versions.string(for: $0) }
-        let device = deviceRaw.map { devices.device(for: $0) }
+        let source = sources.entry(for: sourceRaw)
+        let version = versionRaw.map { versions.entry(for: $0) }
+        let device = deviceRaw.map { devices.entry(for: $0) }
         // Categories have no unit: they store and name "" whatever the attribute says (as before).
-        let unit: String? = info.kind == .category ? "" : unitRaw.map { units.string(for: $0) }
+        let unitEntry: (id: Int, value: String)? = info.kind == .category ? (NameStartKey.emptyUnit, "")
+            : unitRaw.map { units.entry(for: $0) }
 
         // The identity: what stays the same when the same record is exported again (not the device's object
-        // address, not the UTC offset dates are written in). An absent attribute is written as 0xFF.
-        name.removeAll(keepingCapacity: true)
-        name.append(contentsOf: info.type.rawValue.utf8); name.append(0)
-        name.append(contentsOf: sourceName.utf8); name.append(0)
-        Self.appendOptional(sourceVersion, to: &name)
-        Self.appendOptional(device?.identity, to: &name)
-        Self.appendOptional(unit, to: &name)
-        // The strings above repeat from record to record: their SHA-1 state is cached (`NameStartCache`), and only
-        // the rest of the name — value and instants — is hashed per record. Same uuid, half the SHA-1 blocks.
-        let startLength = name.count
-        Self.appendWord(value.bitPattern, to: &name)
-        Self.appendWord(UInt64(bitPattern: start.ms), to: &name)
-        Self.appendWord(UInt64(bitPattern: end.ms), to: &name)
-        Self.appendWord(UInt64(bitPattern: creationMs), to: &name)
-        if valueRaw == nil { name.append(Self.absent) }
-        let state = nameStarts.state(of: name, length: startLength)
-        let uuid = name.withUnsafeBytes {
-            NameBasedUUID.v5(resuming: state, suffix: UnsafeRawBufferPointer(rebasing: $0[startLength...]))
+        // address, not the UTC offset dates are written in). An absent attribute is written as 0xFF. The name's
+        // start (type, source, version, device, unit) repeats from record to record: its SHA-1 state is cached by
+        // the cache entries it came from (`NameStartCache`), so a record builds and hashes only the rest of the
+        // name — value and instants, ≤ 33 bytes on the stack. Same bytes hashed, same uuid.
+        let key = NameStartKey(type: info.id, source: source.id, version: version?.id ?? NameStartKey.absent,
+                               device: device?.id ?? NameStartKey.absent, unit: unitEntry?.id ?? NameStartKey.absent)
+        let state: SHA1
+        if let cached = nameStarts.state(for: key) {
+            state = cached
+        } else {
+            name.removeAll(keepingCapacity: true)
+            name.append(contentsOf: info.type.rawValue.utf8); name.append(0)
+            name.append(contentsOf: source.value.utf8); name.append(0)
+            Self.appendOptional(version?.value, to: &name)
+            Self.appendOptional(device?.value.identity, to: &name)
+            Self.appendOptional(unitEntry?.value, to: &name)
+            state = name.withUnsafeBytes { NameBasedUUID.state(namespace: Self.namespace, prefix: $0) }
+            nameStarts.add(state, for: key)
         }
+        var suffix = (value.bitPattern.littleEndian, UInt64(bitPattern: start.ms).littleEndian,
+                      UInt64(bitPattern: end.ms).littleEndian, UInt64(bitPattern: creationMs).littleEndian, Self.absent)
+        let uuid = withUnsafeBytes(of: &suffix) {
+            // 32 bytes of words, then the absent marker when the record has no value.
+            NameBasedUUID.v5(resuming: state, suffix: UnsafeRawBufferPointer(rebasing: $0[0..<(valueRaw == nil ? 33 : 32)]))
+        }
+        let sourceName = source.value
+        let sourceVersion = version?.value
+        let unit = unitEntry?.value
 
         return .sample(HealthSample(
             uuid: uuid, type: info.type, startMs: start.ms, endMs: end.ms, utcOffsetSeconds: start.offsetSeconds,
             value: value, unit: unit ?? "", sourceName: sourceName, sourceBundleId: "", sourceVersion: sourceVersion,
-            deviceName: device?.name, deviceModel: device?.model), info.kind)
-    }
-
-    /// Appends the 8 little-endian bytes of `word`.
-    @inline(__always)
-    static func appendWord(_ word: UInt64, to name: inout [UInt8]) {
-        withUnsafeBytes(of: word.littleEndian) { name.append(contentsOf: $0) }
+            deviceName: device?.value.name, deviceModel: device?.value.model), info.kind)
     }
 
     /// Appends `text` and a NUL, or the absent marker and a NUL.
@@ -215,22 +224,31 @@ struct RecordDecoder {
 }
 
 /// A few recently seen raw attribute values and their decoded strings.
+///
+/// Every entry gets an id of its own when it is added (never reused by this cache), so an id names one decoded
+/// value for as long as the decoder lives: ``NameStartCache`` keys on ids instead of comparing the strings.
 struct StringCache {
     private var keys: [[UInt8]] = []
     private var values: [String] = []
+    private var ids: [Int] = []
     private var next = 0
+    private var nextId = 0
     private static let capacity = 8
 
-    mutating func string(for raw: UnsafeRawBufferPointer) -> String {
-        for index in keys.indices where Self.same(keys[index], raw) { return values[index] }
+    mutating func string(for raw: UnsafeRawBufferPointer) -> String { entry(for: raw).value }
+
+    /// The decoded string of `raw` and the id of its entry.
+    mutating func entry(for raw: UnsafeRawBufferPointer) -> (id: Int, value: String) {
+        for index in keys.indices where Self.same(keys[index], raw) { return (ids[index], values[index]) }
         let value = XMLAttributes.decode(raw)
+        nextId += 1
         if keys.count < Self.capacity {
-            keys.append(Array(raw)); values.append(value)
+            keys.append(Array(raw)); values.append(value); ids.append(nextId)
         } else {
-            keys[next] = Array(raw); values[next] = value
+            keys[next] = Array(raw); values[next] = value; ids[next] = nextId
             next = (next + 1) % Self.capacity
         }
-        return value
+        return (nextId, value)
     }
 
     @inline(__always)
@@ -243,27 +261,50 @@ struct StringCache {
     }
 }
 
+/// The cache entries a record's name start came from (``StringCache``, ``TypeCache``, ``DeviceCache`` ids):
+/// equal keys mean equal name starts.
+struct NameStartKey: Equatable {
+    /// An absent attribute (written as ``RecordDecoder/absent``).
+    static let absent = -1
+    /// A category's unit, always `""`.
+    static let emptyUnit = -2
+
+    var type: Int
+    var source: Int
+    var version: Int
+    var device: Int
+    var unit: Int
+}
+
 /// The SHA-1 states of a few recently seen name starts (namespace, type, source, version, device, unit): records
 /// come in runs that share them, so each start is hashed once per run rather than once per record.
 struct NameStartCache {
-    private var keys: [[UInt8]] = []
+    private var keys: [NameStartKey] = []
     private var states: [SHA1] = []
     private var next = 0
+    private var last = 0
     private static let capacity = 16
 
-    /// The SHA-1 state after ``RecordDecoder/namespace`` and `name[0..<length]`.
-    mutating func state(of name: [UInt8], length: Int) -> SHA1 {
-        name.withUnsafeBytes { raw in
-            let start = UnsafeRawBufferPointer(rebasing: raw[0..<length])
-            for index in keys.indices where StringCache.same(keys[index], start) { return states[index] }
-            let state = NameBasedUUID.state(namespace: RecordDecoder.namespace, prefix: start)
-            if keys.count < Self.capacity {
-                keys.append(Array(start)); states.append(state)
-            } else {
-                keys[next] = Array(start); states[next] = state
-                next = (next + 1) % Self.capacity
-            }
-            return state
+    /// The SHA-1 state after ``RecordDecoder/namespace`` and the name start `key` names, if it is cached.
+    @inline(__always)
+    mutating func state(for key: NameStartKey) -> SHA1? {
+        if last < keys.count, keys[last] == key { return states[last] }
+        for index in keys.indices where keys[index] == key {
+            last = index
+            return states[index]
+        }
+        return nil
+    }
+
+    /// Caches `state` for `key` (replacing the oldest entry when full).
+    mutating func add(_ state: SHA1, for key: NameStartKey) {
+        if keys.count < Self.capacity {
+            keys.append(key); states.append(state)
+            last = keys.count - 1
+        } else {
+            keys[next] = key; states[next] = state
+            last = next
+            next = (next + 1) % Self.capacity
         }
     }
 }
@@ -272,17 +313,20 @@ struct NameStartCache {
 ///
 /// 16 entries: a Watch interleaves more than 8 types in time order (steps, distance, heart rate, energies, flights,
 /// HRV, sleep, stand, mindful…), and with 8 the first-in-first-out replacement missed on 19 % of the benchmark
-/// export's records (a new `String` and `SampleType` each time).
+/// export's records (a new `String` and `SampleType` each time). Entries have ids as ``StringCache``'s do.
 private struct TypeCache {
     private var keys: [[UInt8]] = []
-    private var values: [(type: SampleType, kind: SampleKind)] = []
+    private var values: [(type: SampleType, kind: SampleKind, id: Int, valid: Bool)] = []
     private var next = 0
+    private var nextId = 0
     private static let capacity = 16
 
-    mutating func info(for raw: UnsafeRawBufferPointer) -> (type: SampleType, kind: SampleKind) {
+    /// The type, its kind, the entry's id, and whether the type passes ``SampleValidation/typeProblem(_:)``.
+    mutating func info(for raw: UnsafeRawBufferPointer) -> (type: SampleType, kind: SampleKind, id: Int, valid: Bool) {
         for index in keys.indices where StringCache.same(keys[index], raw) { return values[index] }
         let type = SampleType(XMLAttributes.decode(raw))
-        let value = (type, type.kind)
+        nextId += 1
+        let value = (type, type.kind, nextId, SampleValidation.typeProblem(type) == nil)
         if keys.count < Self.capacity {
             keys.append(Array(raw)); values.append(value)
         } else {
@@ -293,22 +337,28 @@ private struct TypeCache {
     }
 }
 
-/// A few recently seen `device` attributes and what they say.
+/// A few recently seen `device` attributes and what they say. Entries have ids as ``StringCache``'s do.
 struct DeviceCache {
     private var keys: [[UInt8]] = []
     private var values: [HealthDevice] = []
+    private var ids: [Int] = []
     private var next = 0
+    private var nextId = 0
     private static let capacity = 8
 
-    mutating func device(for raw: UnsafeRawBufferPointer) -> HealthDevice {
-        for index in keys.indices where StringCache.same(keys[index], raw) { return values[index] }
+    mutating func device(for raw: UnsafeRawBufferPointer) -> HealthDevice { entry(for: raw).value }
+
+    /// What `raw` says and the id of its entry.
+    mutating func entry(for raw: UnsafeRawBufferPointer) -> (id: Int, value: HealthDevice) {
+        for index in keys.indices where StringCache.same(keys[index], raw) { return (ids[index], values[index]) }
         let value = HealthDevice(description: XMLAttributes.decode(raw))
+        nextId += 1
         if keys.count < Self.capacity {
-            keys.append(Array(raw)); values.append(value)
+            keys.append(Array(raw)); values.append(value); ids.append(nextId)
         } else {
-            keys[next] = Array(raw); values[next] = value
+            keys[next] = Array(raw); values[next] = value; ids[next] = nextId
             next = (next + 1) % Self.capacity
         }
-        return value
+        return (nextId, value)
     }
 }

@@ -42,11 +42,20 @@ enum XMLAttributes {
     }
 
     /// Whether `bytes` equal the UTF-8 of `literal`.
+    ///
+    /// Names of 16 bytes or fewer (every attribute and element name a record has) are compared in line, byte by
+    /// byte: a call to `memcmp` for each of a record's nine attributes was 2 % of an import's CPU.
     @inline(__always)
     static func equals(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
-        guard bytes.count == literal.utf8CodeUnitCount else { return false }
-        guard let base = bytes.baseAddress else { return literal.utf8CodeUnitCount == 0 }
-        return memcmp(base, literal.utf8Start, bytes.count) == 0
+        let n = bytes.count
+        guard n == literal.utf8CodeUnitCount else { return false }
+        guard let base = bytes.baseAddress else { return n == 0 }
+        let other = literal.utf8Start
+        if n <= 16 {
+            for i in 0..<n where base.load(fromByteOffset: i, as: UInt8.self) != other[i] { return false }
+            return true
+        }
+        return memcmp(base, other, n) == 0
     }
 
     /// Whether decoding would change `raw`: it holds an entity (`&`) or a control character.
