@@ -39,7 +39,7 @@ log "output in $out"
 {
   echo "machine: $(uname -srm), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
   echo "build: $(swift --version 2>/dev/null | head -1), release"
-  echo "source: $(git -C "$here/.." rev-parse --short HEAD)$(git -C "$here/.." diff --quiet HEAD -- ../Sources ../Package.swift . 2>/dev/null || echo ' + uncommitted changes')"
+  echo "source: $(git -C "$here/.." rev-parse --short HEAD)$(git -C "$here/.." diff --quiet HEAD -- Sources Package.swift Benchmarks 2>/dev/null || echo ' + uncommitted changes')"
   echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } >"$out/header.txt"
 
@@ -115,7 +115,7 @@ for posters in (3, 30):
     ours = pg.get(f"posters{posters}")
     copy = pg.get("copyV3")
     rows.append((f"PostgreSQL sink, 400 × 1,000 samples, durable, {posters} posters",
-                 f"raw COPY of the same rows: {k(pg.get('copyV2'))} rows/s into the sink's table, {k(copy)} into a v3 candidate" if copy else "—",
+                 f"raw COPY of the same rows into the sink's table (schema v3): {k(copy)} rows/s (into v2's: {k(pg.get('copyV2'))})" if copy else "—",
                  f"{k(ours)} samples/s" if ours else "not run", "≥ 130k", met(None if ours is None else ours >= 130_000)))
 
 for key, label, bar, flask_key in (("rtt50", "50 ms round trip", 250_000, "rtt50"),
