@@ -107,7 +107,7 @@ import_sources() {
 
 build_core() {
   local lib=$out/lib/libStepSyncCore.a
-  if [ -f "$lib" ] && [ -z "$(find Sources/StepSyncCore "$out/gen/SHA1.swift" -name '*.swift' -newer "$lib")" ] \
+  if [ -f "$lib" ] && [ -z "$(find Sources/StepSyncCore "$out/gen/SHA1.swift" Tests/StepSyncImportTests/HandwrittenSHA1.swift -name '*.swift' -newer "$lib")" ] \
      && [ "$(core_sources | cksum)" = "$(cat "$out/lib/sources.sum" 2>/dev/null)" ]; then
     return 0
   fi

@@ -2,7 +2,7 @@
 # Issue 26's PostgreSQL row in one run: `stepsync serve --database` ingesting 400 POSTs × 1,000 time-ordered step
 # samples (bodies.py) from 3 and from 30 concurrent posters (post.py), durable (fsync=on, synchronous_commit=on, the
 # server's defaults), beside its raw-COPY peer: psql `\copy` of the same 400,000 rows (as the sink stored them, in
-# time order, one transaction) into a `samples` table of schema v2's shape and one of schema v3's (migration 3: a 4-byte
+# time order, one transaction) into a `samples` table of schema v2's shape and one of schema v3's (migration 3: an 8-byte
 # type key, no uuid tie-breaker in the paging index, no foreign key to clients; Planning/postgres.md), same durability.
 # Every sink run and every COPY gets a fresh database (an empty table, like the first sync of a client). Prints one
 # line per run with the CPU seconds (user+sys, from /proc) of the sink process and of PostgreSQL (every server
@@ -69,7 +69,7 @@ CREATE INDEX samples_long_duration ON samples (client_id, type, (end_at - start_
 V3="$V2
 DROP INDEX samples_long_duration; DROP INDEX samples_client_type_start;
 ALTER TABLE samples DROP CONSTRAINT samples_client_id_fkey;
-ALTER TABLE samples ADD COLUMN type_key integer NOT NULL;
+ALTER TABLE samples ADD COLUMN type_key bigint NOT NULL;
 CREATE INDEX samples_client_type_start ON samples (client_id, type_key, start_at);
 CREATE INDEX samples_long_duration ON samples (client_id, type_key, (end_at - start_at)) WHERE end_at - start_at > interval '1 hour';"
 COLS="client_id, uuid, type, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id, source_version, device_name, device_model, details"
@@ -94,7 +94,7 @@ rm -f "$W/runs.jsonl"; uptime
 for r in $(seq 1 $ROUNDS); do sink_run 3 $r; sink_run 30 $r; done
 # The peer's rows: what the sink stored, in time order, with the type key v3 adds.
 $PSQL -d sink3r1 -c "\\copy (SELECT 1, uuid, type, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id, source_version, device_name, device_model, details FROM samples ORDER BY start_at) TO '$W/rows-v2.tsv'"
-$PSQL -d sink3r1 -c "\\copy (SELECT 1, uuid, type, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id, source_version, device_name, device_model, details, ('x' || substr(md5(type), 1, 8))::bit(32)::integer FROM samples ORDER BY start_at) TO '$W/rows-v3.tsv'"
+$PSQL -d sink3r1 -c "\\copy (SELECT 1, uuid, type, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id, source_version, device_name, device_model, details, ('x' || substr(md5(type), 1, 16))::bit(64)::bigint FROM samples ORDER BY start_at) TO '$W/rows-v3.tsv'"
 for r in $(seq 1 $ROUNDS); do copy_run v2 $r; copy_run v3 $r; done
 uptime
 python3 - "$W/runs.jsonl" "$(cut -d, -f3- /proc/loadavg 2>/dev/null; awk '{print $1, $2, $3}' /proc/loadavg)" <<'PY'

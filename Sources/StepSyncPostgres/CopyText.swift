@@ -15,7 +15,7 @@ enum CopyText {
     /// Appends one row for `sample` with its type key: columns as ``PostgresSampleStorage/sampleColumns`` (the
     /// staging table's), or `client_id` and those (`samples`' own, ``PostgresSampleStorage/copyColumns``) when
     /// `client` is given.
-    static func appendRow(_ sample: HealthSample, typeKey: Int32, client: Int64?, to buffer: inout ByteBuffer) {
+    static func appendRow(_ sample: HealthSample, typeKey: Int64, client: Int64?, to buffer: inout ByteBuffer) {
         if let client {
             buffer.writeString(String(client))
             tab(&buffer)

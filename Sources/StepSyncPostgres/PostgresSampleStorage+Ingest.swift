@@ -8,15 +8,15 @@ extension PostgresSampleStorage {
     static let sampleColumns = "uuid, type, start_at, end_at, utc_offset_seconds, value, unit, source_name, "
         + "source_bundle_id, source_version, device_name, device_model, details, type_key"
 
-    /// The columns of `COPY samples` (the direct path of ``insertByCopy(_:client:)``): `client_id` and
+    /// The columns of `COPY samples` (the direct path of ``insertByCopy(_:client:direct:)``): `client_id` and
     /// ``sampleColumns``.
     static let copyColumns = ["client_id"] + sampleColumns.split(separator: ",").map {
         $0.trimmingCharacters(in: .whitespaces)
     }
 
     /// The key (``SampleTypeKey``) of every type of a batch.
-    static func typeKeys(_ samples: [HealthSample]) -> [String: Int32] {
-        var keys: [String: Int32] = [:]
+    static func typeKeys(_ samples: [HealthSample]) -> [String: Int64] {
+        var keys: [String: Int64] = [:]
         for sample in samples where keys[sample.type.rawValue] == nil {
             keys[sample.type.rawValue] = SampleTypeKey.of(sample.type)
         }
@@ -54,7 +54,8 @@ extension PostgresSampleStorage {
     /// new type takes the client's transaction-level advisory lock — so two requests adding types one at a time
     /// cannot both slip under the limit — and counts the client's types: a loose index scan of
     /// `samples_client_type_start` (one probe per type key held, stopping past the limit), not a scan of its
-    /// samples. (It counts distinct keys: two held names sharing a key, one chance in 2³² per pair, count once.)
+    /// samples. (It counts distinct keys: two held names sharing a 64-bit key would count once; making a name share a
+    /// held type's key takes ≈ 2⁶⁴ MD5s, see ``SampleTypeKey``.)
     func checkTypeLimit(_ types: [String], client: Int64, on connection: PostgresConnection) async throws {
         let limit = configuration.maxTypes
         guard try await newTypes(types, client: client, on: connection) > 0 else { return }
@@ -89,8 +90,8 @@ extension PostgresSampleStorage {
     /// a held type. With the name beside it (not in the index) the planner estimated few rows and chose a bitmap scan
     /// of all the client's entries of the key — half of PostgreSQL's CPU on ingest, growing with the client's
     /// samples — and with `ORDER BY start_at` a sort of them (profiled 2026-11-26, `Planning/postgres.md`). Like the
-    /// count of held types, it counts keys: a new type whose key collides with a held one (one chance in 2³² per
-    /// pair) is not counted as new.
+    /// count of held types, it counts keys: a new type whose key collides with a held one (≈ 2⁻⁶⁴ per pair; 64 bits so
+    /// that no client can make one on purpose) is not counted as new.
     ///
     /// The same statement checks that `client` is in `clients` (one probe of its primary key), once per batch: what
     /// the foreign key did per row until migration 3 (clients are never deleted, a trigger refuses it).
@@ -99,7 +100,7 @@ extension PostgresSampleStorage {
     private func newTypes(_ types: [String], client: Int64, on connection: PostgresConnection) async throws -> Int {
         let keys = types.map { SampleTypeKey.of($0) }
         let rows = try await connection.query("""
-            SELECT (SELECT count(*) FROM unnest(\(Array(Set(keys)))::integer[]) AS t(key)
+            SELECT (SELECT count(*) FROM unnest(\(Array(Set(keys)))::bigint[]) AS t(key)
                     WHERE (SELECT 1 FROM samples WHERE client_id = \(client) AND type_key = t.key LIMIT 1) IS NULL),
                    EXISTS (SELECT 1 FROM clients WHERE id = \(client))
             """, logger: logger)
@@ -125,9 +126,12 @@ extension PostgresSampleStorage {
         let types = Self.distinctTypes(samples)
         let keys = Self.typeKeys(samples)
         let sorted = samples.sorted { $0.uuid.bytesPrecede($1.uuid) }
+        // One budget for the call: a direct COPY that waited on an overlapping batch, then met its uuids, leaves the
+        // staging path only what remains of it.
+        let deadline = self.deadline()
         if direct {
             do {
-                return try await transaction { connection in
+                return try await transaction(deadline: deadline) { connection in
                     try await self.checkTypeLimit(types, client: client, on: connection)
                     do {
                         try await self.copyIntoSamples(sorted, keys: keys, client: client, on: connection)
@@ -140,7 +144,7 @@ extension PostgresSampleStorage {
                 logger.debug("Batch with held uuids: staging path")
             }
         }
-        return try await transaction { connection in
+        return try await transaction(deadline: deadline) { connection in
             do {
                 try await self.checkTypeLimit(types, client: client, on: connection)
                 return try await self.copyAndInsert(sorted, keys: keys, client: client, on: connection)
@@ -153,7 +157,7 @@ extension PostgresSampleStorage {
     }
 
     /// `COPY samples FROM STDIN` of `samples` (uuid-ordered), inside the caller's transaction.
-    private func copyIntoSamples(_ samples: [HealthSample], keys: [String: Int32], client: Int64,
+    private func copyIntoSamples(_ samples: [HealthSample], keys: [String: Int64], client: Int64,
                                  on connection: PostgresConnection) async throws {
         try await connection.guardedCopyFrom(table: "samples", columns: Self.copyColumns, logger: logger) { writer in
             try await Self.writeRows(samples, keys: keys, client: client, to: writer)
@@ -161,7 +165,7 @@ extension PostgresSampleStorage {
     }
 
     /// Writes the COPY text of `samples` in chunks of about 64 KiB (with `client_id` first when `client` is given).
-    private static func writeRows(_ samples: [HealthSample], keys: [String: Int32], client: Int64?,
+    private static func writeRows(_ samples: [HealthSample], keys: [String: Int64], client: Int64?,
                                   to writer: PostgresCopyFromWriter) async throws {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(96 << 10)
@@ -176,8 +180,8 @@ extension PostgresSampleStorage {
         if buffer.readableBytes > 0 { try await writer.write(buffer) }
     }
 
-    /// The COPY and the INSERT … SELECT of ``insertByCopy(_:client:)``'s staging path, inside its transaction.
-    private func copyAndInsert(_ samples: [HealthSample], keys: [String: Int32], client: Int64,
+    /// The COPY and the INSERT … SELECT of ``insertByCopy(_:client:direct:)``'s staging path, inside its transaction.
+    private func copyAndInsert(_ samples: [HealthSample], keys: [String: Int64], client: Int64,
                                on connection: PostgresConnection) async throws -> Int {
         let logger = self.logger
         let fresh = self.stagedConnections.withLock { $0.insert(connection.id).inserted }
@@ -187,7 +191,7 @@ extension PostgresSampleStorage {
                 CREATE TEMPORARY TABLE IF NOT EXISTS stepsync_staging (
                     uuid uuid, type text, start_at timestamptz, end_at timestamptz, utc_offset_seconds integer,
                     value double precision, unit text, source_name text, source_bundle_id text,
-                    source_version text, device_name text, device_model text, details json, type_key integer
+                    source_version text, device_name text, device_model text, details json, type_key bigint
                 ) ON COMMIT DELETE ROWS
                 """, logger: logger)
         }
@@ -261,7 +265,7 @@ extension PostgresSampleStorage {
     }
 }
 
-/// The direct COPY of ``PostgresSampleStorage/insertByCopy(_:client:)`` met a uuid already held (SQLSTATE 23505):
+/// The direct COPY of ``PostgresSampleStorage/insertByCopy(_:client:direct:)`` met a uuid already held (SQLSTATE 23505):
 /// its transaction is rolled back and the batch takes the staging path.
 struct UUIDAlreadyHeld: Error {}
 

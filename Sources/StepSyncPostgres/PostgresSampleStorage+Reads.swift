@@ -63,7 +63,8 @@ extension PostgresSampleStorage {
     }
 
     /// The statement of ``page(client:type:after:from:to:limit:maxBytes:)``: one range of the
-    /// `samples_client_type_start` index, `limit + 1` rows (the last only says whether there is more).
+    /// `samples_client_type_start` index (in start order; samples sharing a start are put in uuid order by a small
+    /// sort, since v3's index has no uuid tie-breaker), `limit + 1` rows (the last only says whether there is more).
     static func pageQuery(client: Int64, type: SampleType, after cursor: PageCursor?, from: Int64?, to: Int64?,
                           limit: Int) -> PostgresQuery {
         let lower = PostgresInstant(milliseconds: max(from ?? Instants.min, cursor?.startMs ?? .min))
@@ -132,7 +133,7 @@ extension PostgresSampleStorage {
     ///
     /// A sample overlapping the range may start before it, by at most the longest duration of the client's step
     /// samples: one hour, or the longest sample over an hour, read from the partial index `samples_long_duration`
-    /// (migration 2) in the same statement. The rows are then one range of the `(client_id, type, start_at, …)`
+    /// (migration 2) in the same statement. The rows are then one range of the `(client_id, type_key, start_at)`
     /// index, `[lower − look-back, upper)`, rather than every step sample before `upper`. The look-back is clamped
     /// so that `lower − look-back` stays at or after 0001-01-01 (no sample starts earlier; PostgreSQL would refuse
     /// an out-of-range timestamp).

@@ -194,12 +194,14 @@ public final class PostgresSampleStorage: Sendable {
     }
 
     /// Runs `body` in one transaction (committed before returning) on a leased connection, retrying up to three
-    /// times on a deadlock or serialization failure, all within one ``Configuration/operationTimeout``; errors come
-    /// out as ``PostgresStorageError`` (but ``UUIDAlreadyHeld``, which the closure throws to ask for the staging path,
-    /// comes out as it is).
-    func transaction<R: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
+    /// times on a deadlock or serialization failure, all within one ``Configuration/operationTimeout`` (or by
+    /// `deadline`, when a call runs several transactions within its one budget); errors come out as
+    /// ``PostgresStorageError`` (but ``UUIDAlreadyHeld``, which the closure throws to ask for the staging path, comes
+    /// out as it is).
+    func transaction<R: Sendable>(deadline: ContinuousClock.Instant? = nil,
+                                  _ body: @escaping @Sendable (PostgresConnection) async throws -> R) async throws -> R {
         let logger = self.logger
-        let deadline = self.deadline()
+        let deadline = deadline ?? self.deadline()
         var attempt = 0
         while true {
             attempt += 1

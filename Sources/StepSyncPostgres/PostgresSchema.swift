@@ -14,7 +14,7 @@ struct PostgresMigration: Sendable {
 
 /// The sink's schema and its migrations (see `Planning/postgres.md`).
 ///
-/// **Concurrent starts.** Several `serve` processes may start on one database at once. ``migrate(_:logger:)`` runs in
+/// **Concurrent starts.** Several `serve` processes may start on one database at once. ``migrate(_:upTo:logger:)`` runs in
 /// one transaction that first takes a transaction-level advisory lock (``lockKey``): the others wait on it, then see
 /// the versions the first recorded and apply nothing. DDL is transactional in PostgreSQL, so a failed migration
 /// leaves no half-built schema.
@@ -70,22 +70,22 @@ enum PostgresSchema {
             """,
         ]),
         PostgresMigration(version: 3, name: "type keys in the indexes, no uuid tie-breaker, no per-row client check", statements: [
-            // Schema v3 (issue 26): the indexes carry a 4-byte key of the type instead of its name (33 bytes for
+            // Schema v3 (issue 26): the indexes carry an 8-byte key of the type instead of its name (33 bytes for
             // steps), and the paging index drops the uuid tie-breaker: `(client_id, type_key, start_at)` is 24 bytes
             // a row where `(client_id, type, start_at, uuid)` was 72. The name stays in the row; statements filter
             // on both (see `SampleTypeKey`, which computes the same key in the sink).
             """
-            CREATE FUNCTION stepsync_type_key(name text) RETURNS integer
+            CREATE FUNCTION stepsync_type_key(name text) RETURNS bigint
             LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-            RETURN ('x' || substr(md5(name), 1, 8))::bit(32)::integer
+            RETURN ('x' || substr(md5(name), 1, 16))::bit(64)::bigint
             """,
             "DROP INDEX samples_long_duration",
             "DROP INDEX samples_client_type_start",
             // A constant default is recorded, not written; the type change then rewrites the table once, compactly
             // (an UPDATE would leave a dead copy of every row), computing each row's key.
-            "ALTER TABLE samples ADD COLUMN type_key integer NOT NULL DEFAULT 0",
+            "ALTER TABLE samples ADD COLUMN type_key bigint NOT NULL DEFAULT 0",
             """
-            ALTER TABLE samples ALTER COLUMN type_key TYPE integer USING stepsync_type_key(type),
+            ALTER TABLE samples ALTER COLUMN type_key TYPE bigint USING stepsync_type_key(type),
                                 ALTER COLUMN type_key DROP DEFAULT
             """,
             "CREATE INDEX samples_client_type_start ON samples (client_id, type_key, start_at)",

@@ -1,25 +1,28 @@
 import Crypto
 import StepSyncCore
 
-/// The 32-bit key of a sample type in schema v3's indexes (`samples.type_key`, migration 3): the first four bytes of
+/// The 64-bit key of a sample type in schema v3's indexes (`samples.type_key`, migration 3): the first eight bytes of
 /// the MD5 of the type's name (UTF-8), big-endian, as a signed integer — the value of the database's own
-/// `stepsync_type_key(name)` (`('x' || substr(md5(name), 1, 8))::bit(32)::integer`), which the migration used to key
+/// `stepsync_type_key(name)` (`('x' || substr(md5(name), 1, 16))::bit(64)::bigint`), which the migration used to key
 /// the rows already stored.
 ///
 /// Why a key and not the name: the paging index `(client_id, type_key, start_at)` is 24 bytes a row where
 /// `(client_id, type, start_at, uuid)` was 72 with the step type's 33-byte name, and the index's size is most of
 /// the cost of an insert. The name stays in the row, and every statement filters on both (`type_key = $k AND type =
-/// $name`), so two names sharing a key — one chance in 2³² per pair — cost a filter, never a wrong answer.
+/// $name`), so two names sharing a key cost a filter, never a wrong answer. The type limit counts keys, so the key
+/// is 64 bits, not 32: a name made to share a held type's key (to slip past `--max-types`) would take ≈ 2⁶⁴ MD5s,
+/// where 32 bits took minutes on one core. It costs no index space: `(bigint, bigint, timestamptz)` is 24 bytes
+/// a tuple, as `(bigint, integer, timestamptz)` was with its padding.
 enum SampleTypeKey {
     /// The key of `type`.
-    static func of(_ type: SampleType) -> Int32 { of(type.rawValue) }
+    static func of(_ type: SampleType) -> Int64 { of(type.rawValue) }
 
     /// The key of a type name.
-    static func of(_ name: String) -> Int32 {
+    static func of(_ name: String) -> Int64 {
         let digest = Insecure.MD5.hash(data: Array(name.utf8))
-        var bits: UInt32 = 0
-        for byte in digest.prefix(4) { bits = bits << 8 | UInt32(byte) }
-        return Int32(bitPattern: bits)
+        var bits: UInt64 = 0
+        for byte in digest.prefix(8) { bits = bits << 8 | UInt64(byte) }
+        return Int64(bitPattern: bits)
     }
 
 }

@@ -30,16 +30,16 @@ struct CopyTextTests {
                                   startMs: 0, endMs: 1, utcOffsetSeconds: -3600, value: 12.5, unit: "count",
                                   sourceName: "a\tb", sourceBundleId: "com.apple.health", deviceName: "iPhone")
         let key = SampleTypeKey.of(.stepCount)
-        #expect(key == -1_920_599_783)  // stepsync_type_key('HKQuantityTypeIdentifierStepCount') in PostgreSQL 15
+        #expect(key == -8_248_913_256_205_613_422)  // stepsync_type_key('HKQuantityTypeIdentifierStepCount') in PostgreSQL 15
         let fields = "D67311EE-FACB-41AA-B202-8D266F3EDE18\tHKQuantityTypeIdentifierStepCount\t"
             + "1970-01-01T00:00:00.000Z\t1970-01-01T00:00:00.001Z\t-3600\t12.5\tcount\ta\\tb\t"
             + "com.apple.health\t\\N\tiPhone\t\\N\t\\N"
         var direct = ByteBuffer()
         CopyText.appendRow(sample, typeKey: key, client: 42, to: &direct)
-        #expect(String(buffer: direct) == "42\t" + fields + "\t-1920599783\n")
+        #expect(String(buffer: direct) == "42\t" + fields + "\t-8248913256205613422\n")
         var staged = ByteBuffer()
         CopyText.appendRow(sample, typeKey: key, client: nil, to: &staged)
-        #expect(String(buffer: staged) == fields + "\t-1920599783\n")
+        #expect(String(buffer: staged) == fields + "\t-8248913256205613422\n")
         #expect(PostgresSampleStorage.copyColumns.count == 15)
         #expect(PostgresSampleStorage.copyColumns.first == "client_id" && PostgresSampleStorage.copyColumns.last == "type_key")
     }

@@ -91,11 +91,11 @@ struct PostgresMigrationTests {
             let names = [SampleType.stepCount, .heartRate, .distanceWalkingRunning, .activeEnergyBurned, .sleepAnalysis,
                          .workout].map(\.rawValue) + ["", "Ä ⌚️ \u{1F3C3}", "x", String(repeating: "y", count: 300)]
             let keys = try await storage.withConnection { connection in
-                var keys: [Int32] = []
+                var keys: [Int64] = []
                 let rows = try await connection.query(
                     "SELECT stepsync_type_key(n) FROM unnest(\(names)::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i",
                     logger: quietLogger)
-                for try await key in rows.decode(Int32.self) { keys.append(key) }
+                for try await key in rows.decode(Int64.self) { keys.append(key) }
                 return keys
             }
             #expect(keys == names.map { SampleTypeKey.of($0) })

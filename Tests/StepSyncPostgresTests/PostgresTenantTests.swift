@@ -1,7 +1,8 @@
+import Crypto
 import Foundation
 import NIOHTTP1
 import StepSyncCore
-import StepSyncPostgres
+@testable import StepSyncPostgres
 import StepSyncTestSupport
 import Testing
 
@@ -119,6 +120,30 @@ struct PostgresTenantTests {
                 let ben = SinkCaller(port: port, token: tokens["ben"])
                 #expect(try await ben.post(samples(types[3], first: 500) + samples(types[1], first: 510)).status == 200)
                 #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "30\n")
+            }
+        }
+    }
+
+    @Test("two type names whose MD5s share their first 32 bits are two types under --max-types: the type key is 64 bits, so a name made to collide with a held one cannot slip past the limit")
+    func typeLimitAgainstCollidingNames() async throws {
+        // Found by a birthday search over 52,605 names: md5(name) starts 828404b2 for both.
+        let held = SampleType("HKQuantityTypeIdentifierX16120")
+        let colliding = SampleType("HKQuantityTypeIdentifierX52604")
+        #expect(Insecure.MD5.hash(data: Array(held.rawValue.utf8)).prefix(4).elementsEqual(
+            Insecure.MD5.hash(data: Array(colliding.rawValue.utf8)).prefix(4)))
+        #expect(SampleTypeKey.of(held) != SampleTypeKey.of(colliding))
+        try await PostgresHarness.withDatabase { url in
+            let tokens = try await addClients(["anna"], url: url)
+            let server = try await PostgresHarness.sharedServer()
+            try await withPostgresSink(url: url, maxTypes: 1) { port async throws in
+                let anna = SinkCaller(port: port, token: tokens["anna"])
+                #expect(try await anna.post(stepSamples(3, first: 0, type: held)).status == 200)
+                let second = try await anna.post(stepSamples(3, first: 10, type: colliding))
+                #expect(second.status == 400 && second.json["error"] as? String == "too_many_types", "\(second.text)")
+                #expect((second.json["message"] as? String)?.contains("it holds 1 and the request adds 1") == true,
+                        "\(second.text)")
+                #expect(try await server.psql("SELECT type, count(*) FROM samples GROUP BY type", url: url)
+                        == "\(held.rawValue)|3\n")
             }
         }
     }
