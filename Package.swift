@@ -121,7 +121,9 @@ let package = Package(
         // The committed fuzz inputs (`Fuzz/`) and a seeded mutator, for the core's and the importer's replay tests.
         .target(name: "FuzzReplaySupport", dependencies: ["StepSyncCore"], path: "Tests/FuzzReplaySupport"),
         .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore", "DailyReference", "FuzzReplaySupport"]),
-        .testTarget(name: "StepSyncStoreTests", dependencies: ["StepSyncCore", "StepSyncStore", "DailyReference"]),
+        .testTarget(name: "StepSyncStoreTests", dependencies: [
+            "StepSyncCore", "StepSyncStore", "StepSyncTestSupport", "DailyReference",
+        ]),
         .testTarget(name: "StepSyncSinkTests", dependencies: [
             "StepSyncCore", "StepSyncSink", "StepSyncPostgres", "StepSyncTestSupport", "DailyReference",
             "StepSyncImport", // GPXRoute reads the sink's GPX back
@@ -157,7 +159,7 @@ let package = Package(
         ]),
         // Fixtures/: excerpts of real exports and DTDs, each naming its public source.
         .testTarget(name: "StepSyncImportTests", dependencies: [
-            "StepSyncCore", "StepSyncStore", "StepSyncImport", "FuzzReplaySupport",
+            "StepSyncCore", "StepSyncStore", "StepSyncImport", "StepSyncTestSupport", "FuzzReplaySupport",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "EndToEndTests", dependencies: [

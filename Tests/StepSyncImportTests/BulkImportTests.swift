@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StepSyncCore
 import StepSyncStore
+import StepSyncTestSupport
 import Testing
 @testable import StepSyncImport
 
@@ -10,26 +11,6 @@ import Testing
 /// the one-row-at-a-time path — on an export with identical records, routes and ECGs, a re-import, and a newer export.
 @Suite("Bulk import")
 struct BulkImportTests {
-    /// The store's schema, types, samples (every column, `seq` order), rollup, change sequence and integrity check.
-    static func dump(_ path: String) throws -> [String] {
-        let db = try DatabaseQueue(path: path)
-        defer { try? db.close() }
-        return try db.read { db in
-            var out = try String.fetchAll(db, sql: """
-                SELECT type || ' ' || name || ' ' || IFNULL(sql, '') FROM sqlite_master ORDER BY name
-                """)
-            out += try String.fetchAll(db, sql: "SELECT id || ' ' || identifier FROM sample_type ORDER BY id")
-            out += try String.fetchAll(db, sql: """
-                SELECT json_array(seq, hex(uuid), type_id, start_ms, end_ms, utc_offset, value, unit, source_name,
-                    source_bundle_id, source_version, device_name, device_model, details) FROM sample ORDER BY seq
-                """)
-            out += try String.fetchAll(db, sql: "SELECT json_array(type_id, hour, sum, count) FROM sample_hour ORDER BY type_id, hour")
-            out += try String.fetchAll(db, sql: "SELECT 'change_seq ' || change_seq FROM store_state")
-            out += try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            return out
-        }
-    }
-
     /// What `import --json` reports, without the time.
     static func counts(_ s: ImportSummary) -> String {
         "\(s.recordsRead) \(s.recordsByType.sorted { $0.key.rawValue < $1.key.rawValue }) "
@@ -78,7 +59,7 @@ struct BulkImportTests {
         let store = try StepStore(path: path)
         let importer = HealthImporter(store: store, bulkLoad: bulkLoad)
         let counts = try exports.map { Self.counts(try importer.importExport(at: $0)) }
-        return (counts, try dump(path))
+        return (counts, try StoreDump.lines(path))
     }
 
     @Test("bulk and one-row-at-a-time imports give the same store and counts: duplicates, routes, ECGs, skips; a re-import and a newer export",
@@ -117,8 +98,8 @@ struct BulkImportTests {
         let path = directory.appendingPathComponent("a.sqlite").path
         let importer = HealthImporter(store: try StepStore(path: path), bulkLoad: .standard)
         _ = try importer.importExport(at: good)
-        let before = try Self.dump(path)
+        let before = try StoreDump.lines(path)
         #expect(throws: ImportError.self) { _ = try importer.importExport(at: bad, strict: true) }
-        #expect(try Self.dump(path) == before)
+        #expect(try StoreDump.lines(path) == before)
     }
 }

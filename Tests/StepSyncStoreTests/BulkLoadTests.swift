@@ -2,33 +2,13 @@ import Foundation
 import GRDB
 import StepSyncCore
 import StepSyncStore
+import StepSyncTestSupport
 import Testing
 
 /// The bulk load (``BulkLoad``: indexes dropped, de-duplication by an in-memory set, indexes built at the end) leaves
 /// exactly the store the one-row-at-a-time inserter leaves.
 @Suite("Bulk load")
 struct BulkLoadTests {
-    /// Everything a store holds that an insert touches, as text: schema (indexes included), types, samples in `seq`
-    /// order with every column, the hourly rollup, the change sequence, and SQLite's integrity check.
-    static func dump(_ path: String) throws -> [String] {
-        let db = try DatabaseQueue(path: path)
-        defer { try? db.close() }
-        return try db.read { db in
-            var out = try String.fetchAll(db, sql: """
-                SELECT type || ' ' || name || ' ' || tbl_name || ' ' || IFNULL(sql, '') FROM sqlite_master ORDER BY name
-                """)
-            out += try String.fetchAll(db, sql: "SELECT id || ' ' || identifier FROM sample_type ORDER BY id")
-            out += try String.fetchAll(db, sql: """
-                SELECT json_array(seq, hex(uuid), type_id, start_ms, end_ms, utc_offset, value, unit, source_name,
-                    source_bundle_id, source_version, device_name, device_model, details) FROM sample ORDER BY seq
-                """)
-            out += try String.fetchAll(db, sql: "SELECT json_array(type_id, hour, sum, count) FROM sample_hour ORDER BY type_id, hour")
-            out += try String.fetchAll(db, sql: "SELECT 'change_seq ' || change_seq FROM store_state")
-            out += try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            return out
-        }
-    }
-
     /// Runs each batch through one `insertSamples(bulkLoad:)` transaction; returns the summaries and the dump.
     static func load(_ batches: [[HealthSample]], bulkLoad: BulkLoad?, path: String,
                      before: [HealthSample] = []) throws -> ([InsertSummary], [String], [Bool]) {
@@ -45,7 +25,7 @@ struct BulkLoadTests {
             summaries.append(summary)
             bulkSeen.append(wasBulk)
         }
-        return (summaries, try dump(path), bulkSeen)
+        return (summaries, try StoreDump.lines(path), bulkSeen)
     }
 
     static let policies: [BulkLoad] = [
@@ -102,7 +82,7 @@ struct BulkLoadTests {
         let path = dir.file("a.sqlite")
         let store = try StepStore(path: path)
         try store.insert(SampleInserterTests.samples(seed: 6).prefix(100))
-        let before = try Self.dump(path)
+        let before = try StoreDump.lines(path)
         struct Stop: Error {}
         #expect(throws: Stop.self) {
             _ = try store.insertSamples(bulkLoad: Self.policies[policy]) { inserter in
@@ -110,7 +90,7 @@ struct BulkLoadTests {
                 throw Stop()
             }
         }
-        #expect(try Self.dump(path) == before)
+        #expect(try StoreDump.lines(path) == before)
         // And the store still works: the unique index refuses what is stored.
         let again = try store.insert(SampleInserterTests.samples(seed: 6).prefix(100))
         #expect(again.inserted == 0 && again.duplicates == 100)
