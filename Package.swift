@@ -165,6 +165,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncSink", "StepSyncEngine", "StepSyncCLI", "StepSyncTestSupport",
             "StepSyncImport", "DailyReference",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

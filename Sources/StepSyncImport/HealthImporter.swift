@@ -69,7 +69,7 @@ public struct HealthImporter: Sendable {
             while true {
                 switch pipeline.take() {
                 case .samples(let samples, let bytesRead, let recordsRead):
-                    for sample in samples { try inserter.insert(sample) }
+                    try inserter.insert(contentsOf: samples)
                     counts.bytesRead = bytesRead
                     progress(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, records: recordsRead))
                 case .series(let batch):

@@ -104,8 +104,13 @@ public struct SampleInserter {
     /// Whether a bulk load is on (the sample table's indexes are dropped until it ends).
     public var isBulkLoading: Bool { bulk != nil }
 
-    init(db: Database, bulkLoad: BulkLoad? = nil) throws {
+    /// Whether this transaction writes through a rollback journal instead of the write-ahead log: a bulk load that
+    /// had the store to itself (see `BulkJournal`).
+    public let writesThroughRollbackJournal: Bool
+
+    init(db: Database, bulkLoad: BulkLoad? = nil, rollbackJournal: Bool = false) throws {
         self.db = db
+        self.writesThroughRollbackJournal = rollbackJournal
         self.seq = try StepStore.currentSequence(db)
         if let bulkLoad {
             bulk = try Self.beginBulkLoad(bulkLoad, in: db)
@@ -175,6 +180,23 @@ public struct SampleInserter {
             summary.duplicates += 1
             return false
         }
+    }
+
+    /// Inserts `samples` in order, as ``insert(_:)`` one after another would; returns how many were inserted.
+    ///
+    /// During a bulk load it warms the in-memory uuid set's slots for each run of 64 samples before inserting them
+    /// (``UUIDSet/warm(_:)``), so their cache misses overlap instead of each insert waiting on its own.
+    @discardableResult
+    public mutating func insert(contentsOf samples: [HealthSample]) throws -> Int {
+        var inserted = 0
+        var start = samples.startIndex
+        while start < samples.endIndex {
+            let end = Swift.min(start + 64, samples.endIndex)
+            if let bulk { bulk.uuids.warm(samples[start..<end].lazy.map(\.uuid)) }
+            for sample in samples[start..<end] where try insert(sample) { inserted += 1 }
+            start = end
+        }
+        return inserted
     }
 
     // MARK: - Bulk load
@@ -370,12 +392,15 @@ extension StepStore {
     /// if `body` throws, nothing does. This is how an import stays all-or-nothing.
     ///
     /// - Parameter bulkLoad: when given and the store holds few samples, load without the sample table's indexes and
-    ///   build them at the end (see ``BulkLoad``); the store left behind is the same either way.
+    ///   build them at the end (see ``BulkLoad``), through a rollback journal when no other connection has the store
+    ///   open (see `BulkJournal`); the store left behind is the same either way.
     public func insertSamples<T>(bulkLoad: BulkLoad? = nil, _ body: (inout SampleInserter) throws -> T) throws -> (T, InsertSummary) {
         try dbWriter.writeWithoutTransaction { db in
+            let journal = try bulkLoad.map { try BulkJournal.enter(db, policy: $0) } ?? nil
+            defer { journal?.leave(db) }
             var result: (T, InsertSummary)?
             try db.inTransaction(.immediate) {
-                var inserter = try SampleInserter(db: db, bulkLoad: bulkLoad)
+                var inserter = try SampleInserter(db: db, bulkLoad: bulkLoad, rollbackJournal: journal != nil)
                 let value = try body(&inserter)
                 result = (value, try inserter.finish())
                 return .commit
