@@ -36,6 +36,9 @@ struct BulkJournalTests {
         #expect(try Self.journalMode(path) == "wal")
         #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
         #expect(try Self.samples(path) == Set(samples.map(\.uuid)).count)
+        // Loaded without checking foreign keys row by row, and none is broken.
+        let broken = try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_foreign_key_check('sample')") }
+        #expect(broken == 0)
         // Not bulk: the one-row path never leaves the write-ahead log.
         let plain = try store.insertSamples { inserter in inserter.writesThroughRollbackJournal }.0
         #expect(!plain)
