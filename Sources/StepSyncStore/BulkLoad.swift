@@ -4,12 +4,15 @@
 /// random, so every insert lands on another page of the index. Building an index once, after the rows are in, sorts
 /// them instead (`CREATE INDEX`), which costs a fraction of that. ``SampleInserter`` therefore, when given a
 /// `BulkLoad` and the store holds at most ``maxStoredSamples`` samples:
-/// 1. reads the uuids already stored into an in-memory set, and drops the sample table's indexes (in the write
-///    transaction: if the transaction rolls back, they are back as they were);
+/// 1. reads the uuids already stored into an in-memory set, and drops the sample table's full indexes (in the write
+///    transaction: if the transaction rolls back, they are back as they were; a partial index stays);
 /// 2. de-duplicates every insert against that set, exactly as the unique index would (same first copy kept, the
 ///    same duplicates counted, the same gap-free change sequence);
 /// 3. builds the indexes again (with the same SQL) when the set reaches ``capacity`` uuids or the transaction ends,
 ///    and goes on inserting one row at a time against the unique index after that.
+///
+/// The transaction itself goes through a rollback journal when no other connection has the store open, so its pages
+/// are written once (`BulkJournal`), and checks no foreign key row by row (its type ids are its own).
 ///
 /// So the store a bulk load leaves is the store the one-row-at-a-time path leaves, and memory stays bounded: the set
 /// holds at most ``capacity`` uuids (16 bytes a slot, at most half full). See `Planning/import.md`.
