@@ -172,12 +172,16 @@ final class ImportPipeline: @unchecked Sendable {
             place[index] = next[g]
             next[g] += 1
         }
-        // Follow each cycle of the permutation: the sample at `index` goes to `place[index]`.
-        for index in samples.indices {
-            while place[index] != index {
-                let target = place[index]
-                samples.swapAt(index, target)
-                place.swapAt(index, target)
+        // Follow each cycle of the permutation: the sample at `index` goes to `place[index]`. Swapped through the
+        // buffer, whose `swapAt` moves the two values; `Array.swapAt` copied one (a retain of each of its strings)
+        // and destroyed it again.
+        samples.withUnsafeMutableBufferPointer { samples in
+            for index in samples.indices {
+                while place[index] != index {
+                    let target = place[index]
+                    samples.swapAt(index, target)
+                    place.swapAt(index, target)
+                }
             }
         }
         return samples

@@ -189,12 +189,16 @@ public struct SampleInserter {
     @discardableResult
     public mutating func insert(contentsOf samples: [HealthSample]) throws -> Int {
         var inserted = 0
-        var start = samples.startIndex
-        while start < samples.endIndex {
-            let end = Swift.min(start + 64, samples.endIndex)
-            if let bulk { bulk.uuids.warm(samples[start..<end].lazy.map(\.uuid)) }
-            for sample in samples[start..<end] where try insert(sample) { inserted += 1 }
-            start = end
+        // Read through the buffer: each sample is lent to `insert(_:)`, not copied (a retain and a release of each
+        // of its strings).
+        try samples.withUnsafeBufferPointer { samples in
+            var start = 0
+            while start < samples.count {
+                let end = Swift.min(start + 64, samples.count)
+                if let bulk { bulk.uuids.warm(UnsafeBufferPointer(rebasing: samples[start..<end]).lazy.map(\.uuid)) }
+                for index in start..<end where try insert(samples[index]) { inserted += 1 }
+                start = end
+            }
         }
         return inserted
     }
