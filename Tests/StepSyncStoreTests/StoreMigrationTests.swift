@@ -50,6 +50,29 @@ struct StoreMigrationTests {
         return (alive, deleted)
     }
 
+    @Test("a new store has 8 KiB pages; a store made with 4 KiB pages keeps them, migrates and takes a bulk load")
+    func pageSizes() throws {
+        let dir = try TemporaryDirectory()
+        func pageSize(_ path: String) throws -> Int? {
+            try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+        }
+        _ = try StepStore(path: dir.file("new.sqlite"))
+        #expect(try pageSize(dir.file("new.sqlite")) == 8192)
+        let old = dir.file("old.sqlite")
+        let (alive, _) = try Self.makeV4Store(at: old)
+        #expect(try pageSize(old) == 4096)
+        let store = try StepStore(path: old)
+        let samples = SampleInserterTests.samples(seed: 21)
+        let summary = try store.insertSamples(bulkLoad: .standard) { inserter in try inserter.insert(contentsOf: samples) }.1
+        #expect(summary.inserted == Set(samples.map(\.uuid)).count)
+        #expect(try pageSize(old) == 4096)
+        let (count, check) = try DatabaseQueue(path: old).read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM sample"), try String.fetchOne(db, sql: "PRAGMA integrity_check"))
+        }
+        #expect(count == alive.count + summary.inserted)
+        #expect(check == "ok")
+    }
+
     @Test("a store made with only v1–v4 opens: v5 and v6 apply, samples, ledger, rejected samples survive, the rollup is filled, and only the unacknowledged deletion is owed after reset")
     func v4StoreMigratesForward() throws {
         let dir = try TemporaryDirectory()
