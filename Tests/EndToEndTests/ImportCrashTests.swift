@@ -47,9 +47,10 @@ struct ImportCrashTests {
         let (smallStatus, smallRun) = try await StepSyncProcess.run(["import", small, "--data-dir", data, "--json"])
         #expect(smallStatus == 0, "\(smallRun.stderr)")
         let before = try StoreDump.lines(store)
-        // 6,000 records of ≈ 8 KB: ≈ 50 MB of rows, so the page cache spills into the database mid-transaction.
+        // 8,000 records of ≈ 8 KB: ≈ 64 MB of rows, so the page cache (32 MiB) spills into the database for half of the
+        // transaction: a wide window to catch it in, even on a loaded machine.
         let large = dir + "/export.xml"
-        let records = 6_000
+        let records = 8_000
         try Self.export(records: records, padding: 8_000, minuteOffset: 100_000).write(toFile: large, atomically: true, encoding: .utf8)
         let sizeBefore = Self.size(store)
         let importer = try StepSyncProcess(["import", large, "--data-dir", data, "--json"])
