@@ -14,11 +14,14 @@ extension PostgresSampleStorage {
         $0.trimmingCharacters(in: .whitespaces)
     }
 
-    /// The key (``SampleTypeKey``) of every type of a batch.
+    /// The key (``SampleTypeKey``) of every type of a batch. A batch is usually one run of one type: the name is
+    /// hashed once per run of a type, not once per sample.
     static func typeKeys(_ samples: [HealthSample]) -> [String: Int64] {
         var keys: [String: Int64] = [:]
-        for sample in samples where keys[sample.type.rawValue] == nil {
-            keys[sample.type.rawValue] = SampleTypeKey.of(sample.type)
+        var last: String?
+        for sample in samples where sample.type.rawValue != last {
+            last = sample.type.rawValue
+            if keys[sample.type.rawValue] == nil { keys[sample.type.rawValue] = SampleTypeKey.of(sample.type) }
         }
         return keys
     }
@@ -41,11 +44,6 @@ extension PostgresSampleStorage {
     }
 
     // MARK: - The type limit
-
-    /// The distinct type names of a batch.
-    static func distinctTypes(_ samples: [HealthSample]) -> [String] {
-        Array(Set(samples.lazy.map(\.type.rawValue)))
-    }
 
     /// Refuses the batch (``PostgresStorageError/tooManyTypes(limit:stored:new:)``, before anything is written in its
     /// transaction) when its types would bring `client` past ``Configuration/maxTypes`` distinct types.
@@ -123,8 +121,8 @@ extension PostgresSampleStorage {
     /// batches still take the primary key's locks in one order: a second batch overlapping an uncommitted first waits
     /// for its COMMIT, then meets 23505 and takes the staging path. The unique key is what refuses a duplicate.
     private func insertByCopy(_ samples: [HealthSample], client: Int64, direct: Bool) async throws -> Int {
-        let types = Self.distinctTypes(samples)
         let keys = Self.typeKeys(samples)
+        let types = Array(keys.keys)
         let sorted = Self.sortedByUUID(samples)
         // One budget for the call: a direct COPY that waited on an overlapping batch, then met its uuids, leaves the
         // staging path only what remains of it.
@@ -226,8 +224,8 @@ extension PostgresSampleStorage {
     private func insertByValues(_ samples: [HealthSample], client: Int64) async throws -> Int {
         let logger = self.logger
         let sorted = Self.sortedByUUID(samples)
-        let types = Self.distinctTypes(samples)
         let keys = Self.typeKeys(samples)
+        let types = Array(keys.keys)
         return try await transaction { connection in
             try await self.checkTypeLimit(types, client: client, on: connection)
             var total = 0
