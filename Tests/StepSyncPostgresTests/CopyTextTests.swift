@@ -92,4 +92,33 @@ struct CopyTextTests {
         #expect(sorted == repeated.sorted { $0.uuid.bytesPrecede($1.uuid) })
         #expect(Set(sorted) == Set(samples) && sorted.count == repeated.count)
     }
+
+    @Test("a row of longest fields (every byte escaped, every optional set, extreme integers) is its columns joined by tabs")
+    func longestRow() {
+        let escapes = String(repeating: "\\\t\n\r", count: 20_000)
+        let sample = HealthSample(uuid: UUID(), type: SampleType(rawValue: "HK\\\t" + escapes), startMs: Instants.min,
+                                  endMs: Instants.max, utcOffsetSeconds: Int32.min, value: -2.2250738585072014e-308,
+                                  unit: escapes, sourceName: "Ännas Uhr ⌚️" + escapes, sourceBundleId: escapes,
+                                  sourceVersion: escapes, deviceName: escapes, deviceModel: escapes, details: escapes)
+        var row = ByteBuffer()
+        CopyText.appendRow(sample, typeKey: .min, client: .max, to: &row)
+        var columns: [String] = [String(Int64.max)]
+        func text(_ value: String) -> String {
+            var buffer = ByteBuffer()
+            CopyText.appendText(value, to: &buffer)
+            return String(buffer: buffer)
+        }
+        columns.append(sample.uuid.uuidString)
+        columns.append(text(sample.type.rawValue))
+        for ms in [sample.startMs, sample.endMs] {
+            var buffer = ByteBuffer()
+            CopyText.appendInstant(ms, to: &buffer)
+            columns.append(String(buffer: buffer))
+        }
+        columns += [String(Int32.min), "-2.2250738585072014e-308"]
+        columns += [sample.unit, sample.sourceName, sample.sourceBundleId, escapes, escapes, escapes, escapes].map(text)
+        columns.append(String(Int64.min))
+        #expect(String(buffer: row) == columns.joined(separator: "\t") + "\n")
+        #expect(text(escapes).utf8.count == 2 * escapes.utf8.count)
+    }
 }
