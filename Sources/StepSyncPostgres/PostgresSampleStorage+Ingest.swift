@@ -97,14 +97,10 @@ extension PostgresSampleStorage {
     /// - Throws: ``PostgresStorageError/unknownClientID(_:)`` when no client has this id.
     private func newTypes(_ types: [String], client: Int64, on connection: PostgresConnection) async throws -> Int {
         let keys = types.map { SampleTypeKey.of($0) }
-        let rows = try await connection.query("""
-            SELECT (SELECT count(*) FROM unnest(\(Array(Set(keys)))::bigint[]) AS t(key)
-                    WHERE (SELECT 1 FROM samples WHERE client_id = \(client) AND type_key = t.key LIMIT 1) IS NULL),
-                   EXISTS (SELECT 1 FROM clients WHERE id = \(client))
-            """, logger: logger)
+        let rows = try await connection.execute(TypeProbeStatement(keys: Array(Set(keys)), client: client), logger: logger)
         var count = 0
         var known = false
-        for try await (value, exists) in rows.decode((Int, Bool).self) { (count, known) = (value, exists) }
+        for try await (value, exists) in rows { (count, known) = (value, exists) }
         guard known else { throw PostgresStorageError.unknownClientID(client) }
         return count
     }
