@@ -82,7 +82,8 @@ extension PostgresSampleStorage {
     static let typeLockClass: Int32 = 0x7479_7065  // "type"
 
     /// How many of `types` `client` holds no sample of: one probe of `samples_client_type_start` per type's key (a
-    /// scalar subquery with `LIMIT 1`, which the planner cannot turn into an anti-join reading the whole table).
+    /// scalar subquery with `LIMIT 1`, which the planner cannot turn into an anti-join reading the whole table), run
+    /// as the prepared ``TypeProbeStatement`` (planned once per connection; why it orders by `start_at` is there).
     ///
     /// The probe filters on the key alone, both columns the index leads with, so every plan stops at the first row of
     /// a held type. With the name beside it (not in the index) the planner estimated few rows and chose a bitmap scan
