@@ -84,7 +84,8 @@ enum CopyText {
         column(36, &buffer) { $0.uuid(uuid) }
     }
 
-    /// `2025-05-11 16:27:22+00`, or `2025-05-11 16:27:22.123+00` when the milliseconds are not zero (``Cursor/instant(_:)``).
+    /// `2025-05-11 16:27:22+00`, or `2025-05-11 16:27:22.123+00` when the milliseconds are not zero (why: the row
+    /// writer's `instant`).
     static func appendInstant(_ ms: Int64, to buffer: inout ByteBuffer) {
         column(26, &buffer) { $0.instant(ms) }
     }
@@ -96,7 +97,11 @@ enum CopyText {
 
     /// A `double precision` value (``integralDigits(_:)``).
     static func appendValue(_ value: Double, to buffer: inout ByteBuffer) {
-        if integralDigits(value) { appendInteger(Int64(value), to: &buffer) } else { appendText(value.description, to: &buffer) }
+        if integralDigits(value) {
+            appendInteger(Int64(value), to: &buffer)
+        } else {
+            appendText(value.description, to: &buffer)
+        }
     }
 
     /// `text` with `\`, tab, newline and carriage return escaped.

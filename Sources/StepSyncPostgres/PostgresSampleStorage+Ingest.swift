@@ -98,7 +98,8 @@ extension PostgresSampleStorage {
     /// - Throws: ``PostgresStorageError/unknownClientID(_:)`` when no client has this id.
     private func newTypes(_ types: [String], client: Int64, on connection: PostgresConnection) async throws -> Int {
         let keys = types.map { SampleTypeKey.of($0) }
-        let rows = try await connection.execute(TypeProbeStatement(keys: Array(Set(keys)), client: client), logger: logger)
+        let probe = TypeProbeStatement(keys: Array(Set(keys)), client: client)
+        let rows = try await connection.execute(probe, logger: logger)
         var count = 0
         var known = false
         for try await (value, exists) in rows { (count, known) = (value, exists) }
