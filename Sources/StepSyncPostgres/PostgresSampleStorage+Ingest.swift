@@ -14,11 +14,14 @@ extension PostgresSampleStorage {
         $0.trimmingCharacters(in: .whitespaces)
     }
 
-    /// The key (``SampleTypeKey``) of every type of a batch.
+    /// The key (``SampleTypeKey``) of every type of a batch. A batch is usually one run of one type: the name is
+    /// hashed once per run of a type, not once per sample.
     static func typeKeys(_ samples: [HealthSample]) -> [String: Int64] {
         var keys: [String: Int64] = [:]
-        for sample in samples where keys[sample.type.rawValue] == nil {
-            keys[sample.type.rawValue] = SampleTypeKey.of(sample.type)
+        var last: String?
+        for sample in samples where sample.type.rawValue != last {
+            last = sample.type.rawValue
+            if keys[sample.type.rawValue] == nil { keys[sample.type.rawValue] = SampleTypeKey.of(sample.type) }
         }
         return keys
     }
@@ -41,11 +44,6 @@ extension PostgresSampleStorage {
     }
 
     // MARK: - The type limit
-
-    /// The distinct type names of a batch.
-    static func distinctTypes(_ samples: [HealthSample]) -> [String] {
-        Array(Set(samples.lazy.map(\.type.rawValue)))
-    }
 
     /// Refuses the batch (``PostgresStorageError/tooManyTypes(limit:stored:new:)``, before anything is written in its
     /// transaction) when its types would bring `client` past ``Configuration/maxTypes`` distinct types.
@@ -84,7 +82,8 @@ extension PostgresSampleStorage {
     static let typeLockClass: Int32 = 0x7479_7065  // "type"
 
     /// How many of `types` `client` holds no sample of: one probe of `samples_client_type_start` per type's key (a
-    /// scalar subquery with `LIMIT 1`, which the planner cannot turn into an anti-join reading the whole table).
+    /// scalar subquery with `LIMIT 1`, which the planner cannot turn into an anti-join reading the whole table), run
+    /// as the prepared ``TypeProbeStatement`` (planned once per connection; why it orders by `start_at` is there).
     ///
     /// The probe filters on the key alone, both columns the index leads with, so every plan stops at the first row of
     /// a held type. With the name beside it (not in the index) the planner estimated few rows and chose a bitmap scan
@@ -99,14 +98,11 @@ extension PostgresSampleStorage {
     /// - Throws: ``PostgresStorageError/unknownClientID(_:)`` when no client has this id.
     private func newTypes(_ types: [String], client: Int64, on connection: PostgresConnection) async throws -> Int {
         let keys = types.map { SampleTypeKey.of($0) }
-        let rows = try await connection.query("""
-            SELECT (SELECT count(*) FROM unnest(\(Array(Set(keys)))::bigint[]) AS t(key)
-                    WHERE (SELECT 1 FROM samples WHERE client_id = \(client) AND type_key = t.key LIMIT 1) IS NULL),
-                   EXISTS (SELECT 1 FROM clients WHERE id = \(client))
-            """, logger: logger)
+        let probe = TypeProbeStatement(keys: Array(Set(keys)), client: client)
+        let rows = try await connection.execute(probe, logger: logger)
         var count = 0
         var known = false
-        for try await (value, exists) in rows.decode((Int, Bool).self) { (count, known) = (value, exists) }
+        for try await (value, exists) in rows { (count, known) = (value, exists) }
         guard known else { throw PostgresStorageError.unknownClientID(client) }
         return count
     }
@@ -123,9 +119,9 @@ extension PostgresSampleStorage {
     /// batches still take the primary key's locks in one order: a second batch overlapping an uncommitted first waits
     /// for its COMMIT, then meets 23505 and takes the staging path. The unique key is what refuses a duplicate.
     private func insertByCopy(_ samples: [HealthSample], client: Int64, direct: Bool) async throws -> Int {
-        let types = Self.distinctTypes(samples)
         let keys = Self.typeKeys(samples)
-        let sorted = samples.sorted { $0.uuid.bytesPrecede($1.uuid) }
+        let types = Array(keys.keys)
+        let sorted = Self.sortedByUUID(samples)
         // One budget for the call: a direct COPY that waited on an overlapping batch, then met its uuids, leaves the
         // staging path only what remains of it.
         let deadline = self.deadline()
@@ -169,9 +165,15 @@ extension PostgresSampleStorage {
                                   to writer: PostgresCopyFromWriter) async throws {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(96 << 10)
+        // A batch is usually of one type: look its key up once per run of a type, not once per row.
+        var lastType: String?
+        var lastKey: Int64 = 0
         for sample in samples {
-            CopyText.appendRow(sample, typeKey: keys[sample.type.rawValue] ?? SampleTypeKey.of(sample.type),
-                               client: client, to: &buffer)
+            if sample.type.rawValue != lastType {
+                lastType = sample.type.rawValue
+                lastKey = keys[sample.type.rawValue] ?? SampleTypeKey.of(sample.type)
+            }
+            CopyText.appendRow(sample, typeKey: lastKey, client: client, to: &buffer)
             if buffer.readableBytes >= 64 << 10 {
                 try await writer.write(buffer)
                 buffer.clear()
@@ -219,9 +221,9 @@ extension PostgresSampleStorage {
 
     private func insertByValues(_ samples: [HealthSample], client: Int64) async throws -> Int {
         let logger = self.logger
-        let sorted = samples.sorted { $0.uuid.bytesPrecede($1.uuid) }
-        let types = Self.distinctTypes(samples)
+        let sorted = Self.sortedByUUID(samples)
         let keys = Self.typeKeys(samples)
+        let types = Array(keys.keys)
         return try await transaction { connection in
             try await self.checkTypeLimit(types, client: client, on: connection)
             var total = 0
@@ -262,6 +264,24 @@ extension PostgresSampleStorage {
             }
             return total
         }
+    }
+}
+
+extension PostgresSampleStorage {
+    /// `samples` in uuid byte order (PostgreSQL's order of `uuid`): the permutation is sorted as pairs of big-endian
+    /// 64-bit halves, then applied once, rather than comparing the uuids' bytes and moving the samples in the sort.
+    static func sortedByUUID(_ samples: [HealthSample]) -> [HealthSample] {
+        var keys: [(high: UInt64, low: UInt64, index: Int)] = []
+        keys.reserveCapacity(samples.count)
+        for (index, sample) in samples.enumerated() {
+            let (high, low) = withUnsafeBytes(of: sample.uuid.uuid) { bytes in
+                (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+                 UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            }
+            keys.append((high, low, index))
+        }
+        keys.sort { $0.high != $1.high ? $0.high < $1.high : $0.low != $1.low ? $0.low < $1.low : $0.index < $1.index }
+        return keys.map { samples[$0.index] }
     }
 }
 

@@ -65,7 +65,7 @@ struct DatabaseURLTests {
         var buffer = ByteBuffer()
         CopyText.appendRow(sample, to: &buffer)
         #expect(String(buffer: buffer) == "D67311EE-FACB-41AA-B202-8D266F3EDE18\tHKQuantityTypeIdentifierStepCount\t"
-                + "1970-01-01T00:00:00.000Z\t1970-01-01T00:00:00.001Z\t\\N\t12.5\tcount\ta\\tb\\\\c\\nd\\re\t"
+                + "1970-01-01 00:00:00+00\t1970-01-01 00:00:00.001+00\t\\N\t12.5\tcount\ta\\tb\\\\c\\nd\\re\t"
                 + "com.apple.health\t\\N\t\\N\t\\N\t\\N\n")
     }
 }

@@ -103,4 +103,45 @@ struct PostgresSchemaTests {
             }
         }
     }
+
+    @Test("the type probe's generic plan reads samples_client_type_start, also for a client the statistics never saw")
+    func typeProbeGenericPlan() async throws {
+        try await withStorage { storage, url in
+            // One client holding everything: the statistics say every row is its, which made a generic plan of
+            // "the first row of this client and key" a sequential scan (reading the whole table for a new client).
+            let anna = try await storage.addClient(name: "anna", token: .random())
+            let ben = try await storage.addClient(name: "ben", token: .random())
+            var samples = stepSamples(12_000)
+            for i in samples.indices { samples[i].uuid = UUID() }
+            _ = try await storage.insert(samples, client: anna.id)
+            let server = try await PostgresHarness.sharedServer()
+            _ = try await server.psql("ANALYZE samples", url: url)
+            let key = SampleTypeKey.of(.stepCount)
+            for client in [anna.id, ben.id] {
+                let plan = try await storage.withConnection { connection in
+                    try await connection.query("SET plan_cache_mode = force_generic_plan", logger: quietLogger)
+                    try await connection.query(PostgresQuery(unsafeSQL: "PREPARE probe_test(bigint[], bigint) AS "
+                        + TypeProbeStatement.sql), logger: quietLogger)
+                    var lines: [String] = []
+                    let rows = try await connection.query(PostgresQuery(unsafeSQL:
+                        "EXPLAIN EXECUTE probe_test('{\(key)}', \(client))"), logger: quietLogger)
+                    for try await line in rows.decode(String.self) { lines.append(line) }
+                    try await connection.query("DEALLOCATE probe_test", logger: quietLogger)
+                    try await connection.query("RESET plan_cache_mode", logger: quietLogger)
+                    return lines.joined(separator: "\n")
+                }
+                #expect(plan.contains("samples_client_type_start") && !plan.contains("Seq Scan on samples"), "\(plan)")
+            }
+            // And the probe answers through the prepared statement: anna holds steps, ben nothing.
+            let held = try await storage.withConnection { connection in
+                var answers: [Int] = []
+                for client in [anna.id, ben.id] {
+                    for try await (count, _) in try await connection.execute(
+                        TypeProbeStatement(keys: [key], client: client), logger: quietLogger) { answers.append(count) }
+                }
+                return answers
+            }
+            #expect(held == [0, 1])
+        }
+    }
 }

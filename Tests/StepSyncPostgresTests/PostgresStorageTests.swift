@@ -65,6 +65,37 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test("values and instants in the COPY's short forms (integer digits, `+00`, no zero milliseconds) read back bit for bit",
+          arguments: PostgresSampleStorage.IngestMethod.allCases)
+    func shortFormsRoundTrip(_ method: PostgresSampleStorage.IngestMethod) async throws {
+        let values: [Double] = [0, -0.0, 1, -5, 123, 12.5, 0.1, -1.5, 9_007_199_254_740_991, -9_007_199_254_740_991,
+                                9_007_199_254_740_992, 9_007_199_254_740_994, 1e300, -1e-300, 1e15 + 0.5]
+        let instants: [Int64] = [Instants.min, Instants.min + 1, -62_135_596_799_000, -86_400_001, -1_000, -1, 0, 1, 999,
+                                 1_000, 951_782_400_000, 1_700_000_000_123, Instants.max - 999, Instants.max]
+        let samples = values.indices.map { i in
+            HealthSample(uuid: fixedUUID(9100 + i), type: .heartRate, startMs: instants[i % instants.count],
+                         endMs: instants[(i + 3) % instants.count] < instants[i % instants.count]
+                             ? instants[i % instants.count] : instants[(i + 3) % instants.count],
+                         value: values[i], unit: "count/min", sourceName: "s", sourceBundleId: "b")
+        } + instants.indices.map { i in
+            HealthSample(uuid: fixedUUID(9200 + i), type: .heartRate, startMs: instants[i], endMs: instants[i],
+                         value: Double(i), unit: "count/min", sourceName: "s", sourceBundleId: "b")
+        }
+        try await withStorage(ingest: method) { storage, _ in
+            let owner = try await storage.addClient(name: "anna", token: .random())
+            let result = try await storage.insert(samples, client: owner.id)
+            #expect(result.inserted == samples.count && result.duplicates == 0)
+            let page = try await storage.page(client: owner.id, type: .heartRate, after: nil, from: nil, to: nil, limit: 100)
+            let read = Dictionary(uniqueKeysWithValues: page.samples.map { ($0.uuid, $0) })
+            #expect(read.count == samples.count)
+            for sample in samples {
+                let back = try #require(read[sample.uuid])
+                #expect(back == sample)
+                #expect(back.value.bitPattern == sample.value.bitPattern, "\(sample.value)")
+            }
+        }
+    }
+
     @Test("a batch repeated, overlapping and with a uuid twice: inserted and duplicates are exact",
           arguments: PostgresSampleStorage.IngestMethod.allCases)
     func duplicates(_ method: PostgresSampleStorage.IngestMethod) async throws {
