@@ -169,7 +169,7 @@ public struct SampleInserter {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
         }
         if sqlite3_changes(db.sqliteConnection) == 1 {
-            addToRollup(sample, info: info)
+            try addToRollup(sample, info: info)
             summary.inserted += 1
             insertedBySlot[info.slot] += 1
             if info.isStepCount { summary.insertedSteps += sample.value }
@@ -321,36 +321,86 @@ public struct SampleInserter {
 
     /// Adds an inserted sample to its type's hour.
     @inline(__always)
-    private mutating func addToRollup(_ sample: HealthSample, info: TypeInfo) {
+    private mutating func addToRollup(_ sample: HealthSample, info: TypeInfo) throws {
         let hour = StepStore.hour(of: sample.startMs)
         let slot = info.slot
         let last = hourTotals[slot].count - 1
         if last >= 0, hourTotals[slot][last].hour == hour {
             hourTotals[slot][last].add(sample.value, count: 1)
         } else if last < 0 || hourTotals[slot][last].hour < hour {
+            if last >= Self.rollupRunsHeld { try writeCompletedHours(of: info) }
             hourTotals[slot].append(HourRun(hour: hour, sum: sample.value, count: 1))
         } else {
             earlierHours[HourKey(typeId: info.id, hour: hour), default: HourRun(hour: hour)].add(sample.value, count: 1)
         }
     }
 
-    /// Rollup rows written by one statement of ``finish()``.
+    /// Rollup rows written by one statement.
     static let rollupRowsPerStatement = 64
+
+    /// The hours a type's rollup holds in memory before the completed ones are written (inside the transaction).
+    ///
+    /// A type's samples come in time order, so an hour is complete once a later one has opened; writing them while
+    /// the export is still being read moves ≈ 0.1 s of a 500k-record import's end (261k rows) into the reading, where
+    /// the writer has slack, and bounds the rollup's memory. A late sample for a written hour goes to
+    /// ``earlierHours`` as before and is added onto the row by the upsert at the end.
+    public static let rollupRunsHeld = 4096
+
+    /// Writes every held hour of `info`'s type but the last (which may still grow), and forgets them.
+    private mutating func writeCompletedHours(of info: TypeInfo) throws {
+        let runs = hourTotals[info.slot]
+        guard runs.count > 1 else { return }
+        try writeRollup(runs[..<(runs.count - 1)], typeId: info.id)
+        hourTotals[info.slot].removeFirst(runs.count - 1)
+    }
+
+    /// The rollup's upserts: `rollupRowsPerStatement` rows, and one row (prepared once per transaction).
+    private var rollupStatements: (wide: Statement, one: Statement)?
+
+    /// Upserts `runs` (distinct hours in ascending order) into the rollup: in key order (appends to the table's
+    /// b-tree, not random inserts), 64 rows a statement bound with the C API (SQLite's cost per statement paid once
+    /// for 64 rows; numbers only, so no text is copied). The conflict clause is `StepStore.addToRollup`'s: a row
+    /// already there (an earlier transaction's, or this one's written earlier) is added to.
+    private mutating func writeRollup(_ runs: ArraySlice<HourRun>, typeId: Int64) throws {
+        let width = Self.rollupRowsPerStatement
+        if rollupStatements == nil {
+            let conflict = StepStore.rollupUpsertConflict
+            rollupStatements = (
+                wide: try db.makeStatement(sql: "INSERT INTO sample_hour (type_id, hour, sum, count) VALUES "
+                    + Array(repeating: "(?, ?, ?, ?)", count: width).joined(separator: ", ") + " " + conflict),
+                one: try db.makeStatement(sql: "INSERT INTO sample_hour (type_id, hour, sum, count) VALUES (?, ?, ?, ?) " + conflict))
+        }
+        let (wide, one) = rollupStatements!
+        var start = runs.startIndex
+        while start < runs.endIndex {
+            let statement = runs.endIndex - start >= width ? wide : one
+            let rows = statement === wide ? width : 1
+            let s = statement.sqliteStatement
+            for r in 0..<rows {
+                let run = runs[start + r]
+                let p = CInt(r * 4)
+                sqlite3_bind_int64(s, p + 1, typeId)
+                sqlite3_bind_int64(s, p + 2, run.hour)
+                sqlite3_bind_double(s, p + 3, run.sum)
+                sqlite3_bind_int64(s, p + 4, Int64(run.count))
+            }
+            let code = sqlite3_step(s)
+            sqlite3_reset(s)
+            guard code == SQLITE_DONE else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+            }
+            start += rows
+        }
+    }
 
     /// Writes the advanced change sequence and the hourly rollup back; called once at the end of the transaction.
     mutating func finish() throws -> InsertSummary {
         sqlite3_clear_bindings(statement.sqliteStatement)
         try endBulkLoad()
         try db.execute(sql: "UPDATE store_state SET change_seq = ? WHERE id = 1", arguments: [seq])
-        // A decade adds hundreds of thousands of rollup rows (261k for the 500k-record benchmark export), after the
-        // last sample, on the writer: in key order (appends to the table's b-tree, not random inserts), 64 rows a
-        // statement bound with the C API (SQLite's cost per statement paid once for 64 rows; numbers only, so no
-        // text is copied). The conflict clause is `StepStore.addToRollup`'s. Figures: Planning/import.md.
-        let conflict = StepStore.rollupUpsertConflict
-        let width = Self.rollupRowsPerStatement
-        let wide = try db.makeStatement(sql: "INSERT INTO sample_hour (type_id, hour, sum, count) VALUES "
-            + Array(repeating: "(?, ?, ?, ?)", count: width).joined(separator: ", ") + " " + conflict)
-        let one = try db.makeStatement(sql: "INSERT INTO sample_hour (type_id, hour, sum, count) VALUES (?, ?, ?, ?) " + conflict)
+        // A decade adds hundreds of thousands of rollup rows (261k for the 500k-record benchmark export); all but
+        // the last `rollupRunsHeld` hours of each type were written while the samples came. Figures:
+        // Planning/import.md.
         for info in typeIds.values.sorted(by: { $0.id < $1.id }) {
             var runs = hourTotals[info.slot]
             let earlier = earlierHours.filter { $0.key.typeId == info.id }
@@ -362,26 +412,7 @@ public struct SampleInserter {
                 }
                 runs = byHour.values.sorted { $0.hour < $1.hour }
             }
-            var start = 0
-            while start < runs.count {
-                let statement = runs.count - start >= width ? wide : one
-                let rows = statement === wide ? width : 1
-                let s = statement.sqliteStatement
-                for r in 0..<rows {
-                    let run = runs[start + r]
-                    let p = CInt(r * 4)
-                    sqlite3_bind_int64(s, p + 1, info.id)
-                    sqlite3_bind_int64(s, p + 2, run.hour)
-                    sqlite3_bind_double(s, p + 3, run.sum)
-                    sqlite3_bind_int64(s, p + 4, Int64(run.count))
-                }
-                let code = sqlite3_step(s)
-                sqlite3_reset(s)
-                guard code == SQLITE_DONE else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
-                }
-                start += rows
-            }
+            try writeRollup(runs[...], typeId: info.id)
         }
         hourTotals.removeAll()
         earlierHours.removeAll()

@@ -110,6 +110,57 @@ struct SampleInserterTests {
         }
     }
 
+    @Test("a type with more hours than the inserter holds has its completed hours written while it comes; late samples for written hours, a second transaction over the same hours and interleaved types still give the raw sums per type and hour")
+    func rollupWrittenWhileInserting() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StepStore(path: dir.file("health.sqlite"))
+        let hour = Milliseconds.hour
+        let origin = LayeringEngine.floorMultiple(1_700_000_000_000, of: Milliseconds.day)
+        let types: [SampleType] = [.stepCount, .heartRate]
+        let hours = 2 * SampleInserter.rollupRunsHeld + 1_000
+        var all: [HealthSample] = []
+        var n = 0
+        func sample(_ type: SampleType, hour h: Int, minute: Int, value: Double) -> HealthSample {
+            n += 1
+            let start = origin + Int64(h) * hour + Int64(minute) * 60_000
+            return HealthSample(
+                uuid: UUID(uuid: (UInt8(truncatingIfNeeded: n), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n >> 16),
+                                  0x77, 0, 0, 0x50, 0, 0x80, 0, 0, 0, 0, 0, 0, 3)),
+                type: type, startMs: start, endMs: start + 60_000, utcOffsetSeconds: nil, value: value, unit: "count",
+                sourceName: "Watch", sourceBundleId: "", sourceVersion: nil, deviceName: nil, deviceModel: nil)
+        }
+        for round in 0..<2 {
+            var batch: [HealthSample] = []
+            for h in stride(from: round, to: hours, by: round + 1) {
+                for type in types {
+                    batch.append(sample(type, hour: h, minute: round, value: Double(h % 13 + 1)))
+                    if h % 3 == 0 { batch.append(sample(type, hour: h, minute: 30 + round, value: 2)) }
+                    // Now and then a late sample for an hour long written (and one for the hour before).
+                    if h % 997 == 996 { batch.append(sample(type, hour: h - 5_000 < 0 ? 0 : h - 5_000, minute: 50 + round, value: 7)) }
+                    if h % 501 == 500 { batch.append(sample(type, hour: h - 1, minute: 55 + round, value: 3)) }
+                }
+            }
+            let summary = try store.insertSamples(bulkLoad: round == 0 ? .standard : nil) { inserter in
+                try inserter.insert(contentsOf: batch)
+            }.1
+            #expect(summary.inserted == batch.count)
+            all += batch
+        }
+        let range = TimeRange(start: origin, end: origin + Int64(hours + 1) * hour)
+        for type in types {
+            var expected: [Int64: (sum: Double, count: Int)] = [:]
+            for s in all where s.type == type {
+                expected[s.startMs / hour * hour, default: (0, 0)].sum += s.value
+                expected[s.startMs / hour * hour, default: (0, 0)].count += 1
+            }
+            let buckets = try store.statistics(of: type, in: range, bucketMs: hour)
+            #expect(buckets.count == hours, "\(type.shortName)")
+            #expect(buckets.map(\.start) == expected.keys.sorted(), "\(type.shortName)")
+            #expect(buckets.allSatisfy { expected[$0.start]?.sum == $0.sum && expected[$0.start]?.count == $0.count },
+                    "\(type.shortName)")
+        }
+    }
+
     @Test("rollup rows written 64 to a statement and one at a time add onto the rows of earlier transactions: three transactions over the same 300 hours equal the raw sums per type and hour")
     func rollupAcrossTransactions() throws {
         let dir = try TemporaryDirectory()
