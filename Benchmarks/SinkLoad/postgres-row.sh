@@ -48,7 +48,8 @@ sink_run() {  # posters round
     | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%d %.3f %.2f" % (d["samplesPerSecond"], d["seconds"], d["clientCPUSeconds"]))' \
     || echo "0 0 0")
   local sinkcpu pgcpu rows
-  sinkcpu=$(echo "scale=2; ($(ticks $sp)-$s0)/$HZ" | bc); pgcpu=$(pgsince "$W/snap")
+  # printf gives the leading zero bc leaves out (".89" is not JSON).
+  sinkcpu=$(printf '%.2f' "$(echo "scale=2; ($(ticks $sp)-$s0)/$HZ" | bc)"); pgcpu=$(pgsince "$W/snap")
   kill $sp; wait $sp 2>/dev/null
   rows=$($PSQL -d $db -Atc "SELECT count(*) FROM samples")
   set -- $1 $rate
@@ -83,9 +84,9 @@ copy_run() {  # shape round
   backend=$(printf 'SELECT pg_backend_pid() AS pid \\gset\n\\setenv PID :pid\n\\copy samples (%s) FROM %s\n\\! awk "{print \\$14+\\$15}" /proc/$PID/stat\n' "$cols" "$file" | $PSQL -d $db -f - | tail -1)
   t1=$(date +%s.%N)
   local rate other rows
-  rate=$(echo "400000/($t1-$t0)" | bc); other=$(pgsince "$W/snap"); backend=$(echo "scale=2; $backend/$HZ" | bc)
+  rate=$(echo "400000/($t1-$t0)" | bc); other=$(pgsince "$W/snap"); backend=$(printf '%.2f' "$(echo "scale=2; $backend/$HZ" | bc)")
   rows=$($PSQL -d $db -Atc "SELECT count(*) FROM samples")
-  echo "copy shape=$1 rowsPerSecond=$rate seconds=$(echo "scale=3; ($t1-$t0)/1" | bc) backendCPU=$backend otherPostgresCPU=$other rows=$rows"
+  echo "copy shape=$1 rowsPerSecond=$rate seconds=$(printf '%.3f' "$(echo "scale=3; ($t1-$t0)/1" | bc)") backendCPU=$backend otherPostgresCPU=$other rows=$rows"
   echo "{\"copy\":\"$1\",\"rate\":$rate,\"backendCPU\":$backend,\"otherPostgresCPU\":$other,\"rows\":$rows}" >>"$W/runs.jsonl"
   $PSQL -d postgres -c "DROP DATABASE $db"
 }
