@@ -63,6 +63,24 @@ struct SampleInserterTests {
         }
     }
 
+    /// The store's hourly statistics of `type` over `range` checked against the raw sums and counts of `samples`
+    /// per hour: the same hours, in order, the same sums and counts. Returns the buckets for further checks.
+    @discardableResult
+    static func expectHourlyRollup(_ store: StepStore, of type: SampleType, in range: TimeRange,
+                                   equalToSumsOf samples: [HealthSample]) throws -> [StatisticsBucket] {
+        let hour = Milliseconds.hour
+        var expected: [Int64: (sum: Double, count: Int)] = [:]
+        for s in samples where s.type == type {
+            expected[s.startMs / hour * hour, default: (0, 0)].sum += s.value
+            expected[s.startMs / hour * hour, default: (0, 0)].count += 1
+        }
+        let buckets = try store.statistics(of: type, in: range, bucketMs: hour)
+        #expect(buckets.map(\.start) == expected.keys.sorted(), "\(type.shortName)")
+        #expect(buckets.allSatisfy { expected[$0.start]?.sum == $0.sum && expected[$0.start]?.count == $0.count },
+                "\(type.shortName)")
+        return buckets
+    }
+
     @Test("one transaction's hourly rollup equals the raw sums per type and hour when types interleave, hours go back and forth and uuids repeat; inserted counts per type are exact")
     func rollupOfInterleavedRuns() throws {
         let dir = try TemporaryDirectory()
@@ -98,15 +116,7 @@ struct SampleInserterTests {
 
         let range = TimeRange(start: origin, end: origin + 30 * Milliseconds.day)
         for type in Set(types) {
-            var expected: [Int64: (sum: Double, count: Int)] = [:]
-            for s in stored where s.type == type {
-                expected[s.startMs / hour * hour, default: (0, 0)].sum += s.value
-                expected[s.startMs / hour * hour, default: (0, 0)].count += 1
-            }
-            let buckets = try store.statistics(of: type, in: range, bucketMs: hour)
-            #expect(buckets.count == expected.count, "\(type.shortName)")
-            #expect(buckets.allSatisfy { expected[$0.start]?.sum == $0.sum && expected[$0.start]?.count == $0.count },
-                    "\(type.shortName)")
+            try Self.expectHourlyRollup(store, of: type, in: range, equalToSumsOf: stored)
         }
     }
 
@@ -148,16 +158,8 @@ struct SampleInserterTests {
         }
         let range = TimeRange(start: origin, end: origin + Int64(hours + 1) * hour)
         for type in types {
-            var expected: [Int64: (sum: Double, count: Int)] = [:]
-            for s in all where s.type == type {
-                expected[s.startMs / hour * hour, default: (0, 0)].sum += s.value
-                expected[s.startMs / hour * hour, default: (0, 0)].count += 1
-            }
-            let buckets = try store.statistics(of: type, in: range, bucketMs: hour)
+            let buckets = try Self.expectHourlyRollup(store, of: type, in: range, equalToSumsOf: all)
             #expect(buckets.count == hours, "\(type.shortName)")
-            #expect(buckets.map(\.start) == expected.keys.sorted(), "\(type.shortName)")
-            #expect(buckets.allSatisfy { expected[$0.start]?.sum == $0.sum && expected[$0.start]?.count == $0.count },
-                    "\(type.shortName)")
         }
     }
 
@@ -189,16 +191,8 @@ struct SampleInserterTests {
         }
         let range = TimeRange(start: origin, end: origin + 400 * hour)
         for type in types {
-            var expected: [Int64: (sum: Double, count: Int)] = [:]
-            for s in all where s.type == type {
-                expected[s.startMs / hour * hour, default: (0, 0)].sum += s.value
-                expected[s.startMs / hour * hour, default: (0, 0)].count += 1
-            }
-            let buckets = try store.statistics(of: type, in: range, bucketMs: hour)
+            let buckets = try Self.expectHourlyRollup(store, of: type, in: range, equalToSumsOf: all)
             #expect(buckets.count == 300, "\(type.shortName)")
-            #expect(buckets.map(\.start) == expected.keys.sorted(), "\(type.shortName)")
-            #expect(buckets.allSatisfy { expected[$0.start]?.sum == $0.sum && expected[$0.start]?.count == $0.count },
-                    "\(type.shortName)")
             #expect(buckets.filter { $0.count == 2 }.count == 131 && buckets.filter { $0.count == 3 }.count == 0
                     && buckets.last?.count == 2, "\(type.shortName)")
         }
