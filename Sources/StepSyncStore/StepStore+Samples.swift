@@ -346,12 +346,16 @@ public struct SampleInserter {
     /// ``earlierHours`` as before and is added onto the row by the upsert at the end.
     public static let rollupRunsHeld = 4096
 
+    /// Rollup hours written before the transaction's end (by ``writeCompletedHours(of:)``).
+    private(set) var hoursWrittenEarly = 0
+
     /// Writes every held hour of `info`'s type but the last (which may still grow), and forgets them.
     private mutating func writeCompletedHours(of info: TypeInfo) throws {
         let runs = hourTotals[info.slot]
         guard runs.count > 1 else { return }
         try writeRollup(runs[..<(runs.count - 1)], typeId: info.id)
         hourTotals[info.slot].removeFirst(runs.count - 1)
+        hoursWrittenEarly += runs.count - 1
     }
 
     /// The rollup's upserts: `rollupRowsPerStatement` rows, and one row (prepared once per transaction).

@@ -28,12 +28,13 @@ public struct StepStore: Sendable {
         configuration.label = "stepsync.store"
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            // WAL + FULL: a committed interval mark survives power loss, at one fsync per commit (≈ 700 commits/s
-            // measured here); bulk inserts are one transaction each, so they pay it once.
             // 8 KiB pages for a new store (a no-op on an existing one, whose pages keep their size): half the
             // pages, so half the reads and writes of a bulk import's spills, index builds and commit (its writer
             // −5 to −9 % CPU, `Planning/import.md`); caches are sized in KiB, so memory is unchanged.
             try db.execute(sql: "PRAGMA page_size = 8192")
+            // WAL + FULL: a committed interval mark survives power loss, at one fsync per commit (≈ 700 commits/s
+            // measured here); bulk inserts are one transaction each, so they pay it once. (Set again on the writer
+            // below: GRDB's WAL setup lowers it to NORMAL.)
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // Page cache: 32 MiB for the one writer (bulk inserts into the uuid index); 8 MiB for each reader, which
             // only streams pages that the OS caches anyway — at 64 MiB each, the pool's readers alone held up to
@@ -47,7 +48,13 @@ public struct StepStore: Sendable {
         }
         do {
             dbWriter = try DatabasePool(path: path, configuration: configuration)
+            // GRDB's pool sets its writer to `synchronous = NORMAL` when it turns WAL on, after `prepareDatabase`:
+            // a commit would then survive a crash but not a power loss. The store's promise is FULL.
+            try dbWriter.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try Self.migrator.migrate(dbWriter)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw StoreError.cannotOpen(path: path, reason: "\(error.message ?? "database is locked"): another stepsync "
+                + "(an import's first load, which locks the store until it commits) is writing it; run this again when it ends")
         } catch let error as DatabaseError {
             throw StoreError.cannotOpen(path: path, reason: error.message ?? "\(error)")
         }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import StepSyncCore
-import StepSyncStore
+@testable import StepSyncStore
 import StepSyncTestSupport
 import Testing
 
@@ -18,6 +18,35 @@ struct BulkJournalTests {
 
     static func samples(_ path: String) throws -> Int {
         try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sample") ?? -1 }
+    }
+
+    /// The writer connection's settings that a bulk load changes for its transaction.
+    static func writerSettings(_ store: StepStore) throws -> [String: String] {
+        try store.dbWriter.writeWithoutTransaction { db in
+            var settings: [String: String] = [:]
+            for pragma in ["journal_mode", "synchronous", "foreign_keys", "busy_timeout", "locking_mode"] {
+                settings[pragma] = try String.fetchOne(db, sql: "PRAGMA \(pragma)")
+            }
+            return settings
+        }
+    }
+
+    /// What the writer runs with outside a bulk load: WAL, `synchronous = FULL` (2; GRDB's WAL setup would leave
+    /// NORMAL), foreign keys on, the 10 s busy timeout, normal locking.
+    static let writerDefaults = ["journal_mode": "wal", "synchronous": "2", "foreign_keys": "1", "busy_timeout": "10000",
+                                 "locking_mode": "normal"]
+
+    @Test("a store opens with its writer at synchronous = FULL, and a store left in rollback-journal mode (a kill between the switches) opens in WAL mode")
+    func writerSettingsOnOpen() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("a.sqlite")
+        #expect(try Self.writerSettings(StepStore(path: path)) == Self.writerDefaults)
+        try DatabaseQueue(path: path).writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
+        }
+        #expect(try Self.journalMode(path) == "delete")
+        #expect(try Self.writerSettings(StepStore(path: path)) == Self.writerDefaults)
+        #expect(try Self.journalMode(path) == "wal")
     }
 
     @Test("alone with the store: the load writes through a rollback journal, commits, and leaves the store in WAL mode with no journal file")
@@ -39,6 +68,8 @@ struct BulkJournalTests {
         // Loaded without checking foreign keys row by row, and none is broken.
         let broken = try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_foreign_key_check('sample')") }
         #expect(broken == 0)
+        // The writer is as it was: WAL, FULL, foreign keys on, its busy timeout, its lock given back.
+        #expect(try Self.writerSettings(store) == Self.writerDefaults)
         // Not bulk: the one-row path never leaves the write-ahead log.
         let plain = try store.insertSamples { inserter in inserter.writesThroughRollbackJournal }.0
         #expect(!plain)
@@ -61,6 +92,7 @@ struct BulkJournalTests {
             }
         }
         #expect(journaled)
+        #expect(try Self.writerSettings(store) == Self.writerDefaults)
         #expect(try StoreDump.lines(path) == before)
         #expect(try Self.journalMode(path) == "wal")
         #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
