@@ -20,8 +20,8 @@ import GRDB
 ///
 /// Leaving WAL mode needs the only connection to the store; when another one has it open (a sync or a dashboard
 /// reading it), SQLite refuses at once (the busy timeout is lifted for the attempt) and the load runs in WAL mode
-/// as before. For the transaction the connection also takes the file's lock for itself (`locking_mode =
-/// EXCLUSIVE`, from the load's first write to its end): without it every spill of the page cache, and the commit,
+/// as before. For the transaction the connection also takes the file's lock for itself (`BEGIN EXCLUSIVE` under
+/// `locking_mode = EXCLUSIVE`, from the transaction's start to its end): without it every spill of the page cache, and the commit,
 /// waited for any reader that had come since (the `sqlite3` shell, another process's brief read), up to the busy
 /// timeout each, and a long reader made the commit fail. With it, a process that opens the store meanwhile waits
 /// (up to the 10 s busy timeout) and is told why if the load takes longer.

@@ -449,7 +449,9 @@ extension StepStore {
             if checksForeignKeys { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
             defer { if checksForeignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
             var result: (T, InsertSummary)?
-            try db.inTransaction(.immediate) {
+            // Through the rollback journal the transaction takes the file's exclusive lock at its start (held by
+            // `locking_mode = EXCLUSIVE` to its end), so no spill or commit of the load waits on a reader.
+            try db.inTransaction(journal != nil ? .exclusive : .immediate) {
                 var inserter = try SampleInserter(db: db, bulkLoad: bulkLoad, rollbackJournal: journal != nil)
                 let value = try body(&inserter)
                 result = (value, try inserter.finish())

@@ -57,6 +57,13 @@ struct BulkJournalTests {
         let samples = SampleInserterTests.samples(seed: 11)
         let ((journaled, journalFile), summary) = try store.insertSamples(bulkLoad: .standard) { inserter -> (Bool, Bool) in
             try inserter.insert(contentsOf: samples)
+            // The load holds the file's lock from its start: a reader arriving now is refused (it would wait, with
+            // a busy timeout), rather than holding a lock the load's spills and commit would have to wait for.
+            var impatient = Configuration()
+            impatient.busyMode = .immediateError
+            #expect(throws: (any Error).self) {
+                try DatabaseQueue(path: path, configuration: impatient).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sample") }
+            }
             return (inserter.writesThroughRollbackJournal, FileManager.default.fileExists(atPath: path + "-journal"))
         }
         #expect(journaled, "the bulk load did not write through a rollback journal")
