@@ -28,12 +28,10 @@ import GRDB
 struct BulkJournal {
     /// The writer's `synchronous` setting before the load, put back by ``leave(_:)``.
     let synchronous: Int
-    /// Switches `db` to a rollback journal when the store holds at most `policy.maxStoredSamples` samples and no
-    /// other connection has it open; `nil` (still WAL) otherwise.
+    /// Switches `db` to a rollback journal when `policy` admits the store for a bulk load and no other connection
+    /// has it open; `nil` (still WAL) otherwise.
     static func enter(_ db: Database, policy: BulkLoad) throws -> BulkJournal? {
-        let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM sample LIMIT ?)",
-                                      arguments: [policy.maxStoredSamples + 1]) ?? 0
-        guard stored <= policy.maxStoredSamples,
+        guard policy.admits(storedSamples: try BulkLoad.storedSamples(in: db, for: policy)),
               try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal"
         else { return nil }
         let timeout = try Int.fetchOne(db, sql: "PRAGMA busy_timeout") ?? 0

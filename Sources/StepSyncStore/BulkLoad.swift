@@ -1,3 +1,5 @@
+import GRDB
+
 /// When and how far a large insert into an (almost) empty store may load without the sample table's indexes.
 ///
 /// Filling the unique uuid index row by row is the largest part of an import's cost in SQLite: derived uuids are
@@ -27,6 +29,19 @@ public struct BulkLoad: Sendable, Hashable {
     public init(maxStoredSamples: Int, capacity: Int) {
         self.maxStoredSamples = maxStoredSamples
         self.capacity = capacity
+    }
+
+    /// Whether a store holding `stored` samples is loaded in bulk: at most ``maxStoredSamples``, and fewer than the
+    /// set's ``capacity``.
+    public func admits(storedSamples stored: Int) -> Bool {
+        stored <= maxStoredSamples && stored < capacity
+    }
+
+    /// The samples stored, counted no further than `policy` needs to decide (a store of millions is not counted
+    /// to its end).
+    static func storedSamples(in db: Database, for policy: BulkLoad) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM sample LIMIT ?)",
+                         arguments: [min(policy.maxStoredSamples, policy.capacity) + 1]) ?? 0
     }
 
     /// The import's policy: stores of up to 65,536 samples; up to 2^19 = 524,288 uuids in memory (a table of at most

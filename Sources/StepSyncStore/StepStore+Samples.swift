@@ -208,8 +208,8 @@ public struct SampleInserter {
     /// Starts a bulk load when the store holds at most `policy.maxStoredSamples` samples: reads the stored uuids into
     /// a set and drops the sample table's indexes (inside the write transaction). `nil` when the store is too large.
     private static func beginBulkLoad(_ policy: BulkLoad, in db: Database) throws -> BulkState? {
-        let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM sample") ?? 0
-        guard stored <= policy.maxStoredSamples, policy.capacity > stored else { return nil }
+        let stored = try BulkLoad.storedSamples(in: db, for: policy)
+        guard policy.admits(storedSamples: stored) else { return nil }
         let uuids = UUIDSet(expected: max(stored, 1 << 14))
         let select = try db.makeStatement(sql: "SELECT uuid FROM sample")
         let s = select.sqliteStatement

@@ -32,10 +32,6 @@ public struct StepStore: Sendable {
             // pages, so half the reads and writes of a bulk import's spills, index builds and commit (its writer
             // −5 to −9 % CPU, `Planning/import.md`); caches are sized in KiB, so memory is unchanged.
             try db.execute(sql: "PRAGMA page_size = 8192")
-            // WAL + FULL: a committed interval mark survives power loss, at one fsync per commit (≈ 700 commits/s
-            // measured here); bulk inserts are one transaction each, so they pay it once. (Set again on the writer
-            // below: GRDB's WAL setup lowers it to NORMAL.)
-            try db.execute(sql: "PRAGMA synchronous = FULL")
             // Page cache: 32 MiB for the one writer (bulk inserts into the uuid index); 8 MiB for each reader, which
             // only streams pages that the OS caches anyway — at 64 MiB each, the pool's readers alone held up to
             // 5 × 64 MiB of a decade's pages (the demo's peak grew from 107 to 210 MB after generating), and at 8 MiB
@@ -48,8 +44,10 @@ public struct StepStore: Sendable {
         }
         do {
             dbWriter = try DatabasePool(path: path, configuration: configuration)
-            // GRDB's pool sets its writer to `synchronous = NORMAL` when it turns WAL on, after `prepareDatabase`:
-            // a commit would then survive a crash but not a power loss. The store's promise is FULL.
+            // WAL + FULL: a committed interval mark survives power loss, at one fsync per commit (≈ 700 commits/s
+            // measured here); bulk inserts are one transaction each, so they pay it once. Set here, on the one
+            // writer, not in `prepareDatabase`: GRDB's pool sets `synchronous = NORMAL` when it turns WAL on, after
+            // `prepareDatabase` (readers write nothing, so it does not matter to them).
             try dbWriter.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try Self.migrator.migrate(dbWriter)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
