@@ -19,14 +19,14 @@ import StepSyncCore
 /// them minutes, so only the test clock decides when the engine waits). Network errors are classified in
 /// `HTTPUploader+Errors.swift`.
 public struct HTTPUploader: Uploader {
-    private let client: HTTPClient
+    let client: HTTPClient
     /// The sink's base URL, without a trailing slash.
     public let server: String
     private let gzip: Bool
-    private let token: String?
+    let token: String?
     private let requestTimeout: TimeAmount
-    private let probeTimeout: TimeAmount
-    private let logger: Logger
+    let probeTimeout: TimeAmount
+    let logger: Logger
 
     /// Runs `body` with an uploader to `server`, shutting its HTTP client down afterwards, whatever happens.
     ///
@@ -190,13 +190,18 @@ public struct HTTPUploader: Uploader {
             return SinkFailure(.notASink(status: status),
                                detail: "\(type)\(SinkHealthAnswer.excerpt(body.readableBytesView))")
         } catch {
-            if Task.isCancelled { return SinkFailure(.unreachable, detail: "cancelled") }
-            switch Self.outcome(of: error) {
-            case .unreachable(let detail): return SinkFailure(.unreachable, detail: detail)
-            case .untrusted(let detail): return SinkFailure(.untrusted, detail: detail)
-            case .transportFailure(let detail): return SinkFailure(.unreachable, detail: detail)
-            default: return SinkFailure(.unreachable, detail: Self.describe(error))
-            }
+            return Self.failure(of: error)
+        }
+    }
+
+    /// A request's error as a failure of the whole sink (it could not be reached, or not trusted).
+    static func failure(of error: any Error) -> SinkFailure {
+        if Task.isCancelled { return SinkFailure(.unreachable, detail: "cancelled") }
+        switch Self.outcome(of: error) {
+        case .unreachable(let detail): return SinkFailure(.unreachable, detail: detail)
+        case .untrusted(let detail): return SinkFailure(.untrusted, detail: detail)
+        case .transportFailure(let detail): return SinkFailure(.unreachable, detail: detail)
+        default: return SinkFailure(.unreachable, detail: Self.describe(error))
         }
     }
 
@@ -247,7 +252,7 @@ public struct HTTPUploader: Uploader {
 
     /// The server's message from an error body (``SinkErrorAnswer/message(in:)``: the sink's, Hummingbird's,
     /// a proxy's JSON), or the text itself, or the status's reason phrase for an empty body.
-    private static func message(_ body: ByteBuffer, status: HTTPResponseStatus) -> String {
+    static func message(_ body: ByteBuffer, status: HTTPResponseStatus) -> String {
         if let message = SinkErrorAnswer.message(in: body.readableBytesView) { return message }
         let text = text(body)
         return text.isEmpty ? status.reasonPhrase : text

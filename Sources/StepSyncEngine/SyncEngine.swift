@@ -34,7 +34,8 @@ import StepSyncStore
 /// **The sink as a whole** (it cannot be reached, or answers 429/502/503/504) is not any interval's fault: the
 /// interval goes back to pending, no new interval starts, and once nothing is in flight the engine waits with one
 /// shared backoff, probes `GET /health`, and carries on — or gives up after `giveUpAfter` with every unsent interval
-/// still pending (``SinkOutageMachine``). The sink is probed once before the first interval too.
+/// still pending (``SinkOutageMachine``). The sink is probed once before the first interval too, pending or not: every
+/// probe also checks the token and that the sink is the one the ledger synced to (``SinkTarget``), or stops.
 ///
 /// **The loop is a machine.** Every decision of the run — which intervals go next and packed how, how many are in
 /// flight, when to wait for the sink and when to give up, what a stop does, what each request's end counts as — is
@@ -153,7 +154,7 @@ public struct SyncEngine: Sendable {
             case .send(let batch, let request):
                 group.addTask { try await self.send(batch, request: request, stop: stop, bodyLimit: bodyLimit) }
             case .probeSink:
-                group.addTask { [uploader] in .probed(await uploader.probe()) }
+                group.addTask { .probed(await self.probeAndCheckTarget()) }
             case .waitForSink(let delay, let failure):
                 logger.info("Waiting for the sink", metadata: [
                     "sync.server": "\(uploader.server)", "sync.error": "\(failure.note)", "sync.delay": "\(delay)",

@@ -78,8 +78,9 @@ public struct SyncReport: Hashable, Sendable {
     /// Creates an empty report.
     public init() {}
 
-    /// Whether every interval in the ledger is synced: the condition for exit status 0.
-    public var isComplete: Bool { totalSynced == totalIntervals }
+    /// Whether every interval in the ledger is synced and the run did not stop (a refused token or another sink with
+    /// nothing pending): the condition for exit status 0.
+    public var isComplete: Bool { totalSynced == totalIntervals && gaveUp == nil }
 
     /// Samples per second over the run.
     public var samplesPerSecond: Double { seconds > 0 ? Double(samples) / seconds : 0 }

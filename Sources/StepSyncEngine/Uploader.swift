@@ -16,4 +16,21 @@ public protocol Uploader: Sendable {
     /// Asks the sink whether it can be reached (`GET /health`): `nil` when it answered (whatever the status), the
     /// failure when it could not be reached.
     func probe() async -> SinkFailure?
+
+    /// Who the sink is and whether it takes this client's token: the ``SinkTarget`` a sync compares with the one its
+    /// ledger last synced to, or the failure (``SinkFailure/Kind/refused(status:)`` for a token it refuses).
+    func identify() async -> SinkIdentification
+}
+
+/// What ``Uploader/identify()`` found.
+public enum SinkIdentification: Sendable, Hashable {
+    /// The sink answered and takes the token: this is where the sync would send.
+    case target(SinkTarget)
+    /// The sink could not be asked, or refuses the client.
+    case failed(SinkFailure)
+}
+
+extension Uploader {
+    /// The address alone (no identity, no token): uploaders that do not speak to a real sink.
+    public func identify() async -> SinkIdentification { .target(SinkTarget(server: server, sink: nil, token: nil)) }
 }

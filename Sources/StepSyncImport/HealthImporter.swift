@@ -35,12 +35,16 @@ public struct HealthImporter: Sendable {
 
     /// Imports the export at `path`, calling `progress` after every chunk of XML.
     ///
-    /// - Parameter strict: refuse the whole import (``ImportError``, store unchanged) when any record would be
-    ///   skipped, rather than skipping and counting it.
+    /// - Parameters:
+    ///   - strict: refuse the whole import (``ImportError``, store unchanged) when any record would be skipped,
+    ///     rather than skipping and counting it.
+    ///   - deletedSamples: what to do with a record whose sample was deleted from the store earlier: leave it out
+    ///     (``DeletedSamples/remember``, the default: a deletion stays deleted) or store it again.
     /// - Throws: ``ImportError`` (the store is unchanged), or a store error if the database itself fails.
     public func importExport(
         at path: String,
         strict: Bool = false,
+        deletedSamples: DeletedSamples = .remember,
         progress: (ImportProgress) -> Void = { _ in }
     ) throws -> ImportSummary {
         let started = ContinuousClock.now
@@ -58,7 +62,7 @@ public struct HealthImporter: Sendable {
         }
         // Two halves on two cores: a reader thread inflates, scans and decodes; this thread (the store's writer)
         // inserts. See `ImportPipeline`.
-        let (counts, inserted) = try store.insertSamples(bulkLoad: bulkLoad) { inserter -> Counts in
+        let (counts, inserted) = try store.insertSamples(bulkLoad: bulkLoad, deletedSamples: deletedSamples) { inserter -> Counts in
             let pipeline = ImportPipeline()
             pipeline.startProducer(input: input, path: path, file: file, strict: strict)
             defer {
@@ -110,6 +114,8 @@ public struct HealthImporter: Sendable {
             insertedByType: counts.insertedByType,
             inserted: inserted.inserted,
             duplicates: inserted.duplicates,
+            previouslyDeleted: inserted.previouslyDeleted,
+            restored: inserted.restored,
             insertedSteps: inserted.insertedSteps,
             skipped: counts.parser.skipped,
             firstSkipped: counts.parser.firstSkipped,

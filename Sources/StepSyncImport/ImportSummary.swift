@@ -19,6 +19,11 @@ public struct ImportSummary: Sendable {
     public var inserted: Int
     /// Records the store already held (same derived uuid).
     public var duplicates: Int
+    /// Records whose sample was deleted from the store earlier (`stepsync delete`), left out: a deletion stays
+    /// deleted when an export that still holds the record is imported again.
+    public var previouslyDeleted: Int = 0
+    /// Records whose sample was deleted earlier and is stored again (`import --restore-deleted`).
+    public var restored: Int = 0
     /// The sum of the new step-count samples' values.
     public var insertedSteps: Double
     /// Records and workouts skipped, by reason (``SkipReason/key``); empty when nothing was skipped.

@@ -81,6 +81,8 @@ public final class PostgresSampleStorage: Sendable {
     let degraded = Mutex<(reason: String, since: Double)?>(nil)
     /// Whether a background `/health` probe runs (at most one at a time).
     let probing = Atomic<Bool>(false)
+    /// The database's identity (`sink_identity`), read by ``migrate()``: `GET /health` answers it.
+    let identity = Mutex<String?>(nil)
 
     /// Creates the storage; nothing connects until ``service`` runs. Call ``migrate()`` once it runs.
     public init(configuration: Configuration, logger: Logger) {
@@ -100,7 +102,9 @@ public final class PostgresSampleStorage: Sendable {
     @discardableResult
     public func migrate() async throws -> [Int] {
         try await withConnection { _ in }  // fail fast (503-style) when the database is not there
-        return try await PostgresSchema.migrate(client, logger: logger)
+        let applied = try await PostgresSchema.migrate(client, logger: logger)
+        try await readIdentity()
+        return applied
     }
 
     /// Runs `body` with a storage whose pool runs for the duration (the `clients` commands, tests, benchmarks):

@@ -111,6 +111,19 @@ enum PostgresSchema {
             FOR EACH STATEMENT EXECUTE FUNCTION stepsync_clients_are_kept()
             """,
         ]),
+        PostgresMigration(version: 4, name: "the database's sink identity", statements: [
+            // One uuid for the data this database holds, answered by GET /health: a client's ledger remembers it and
+            // stops before sending to another sink as if it were this one (`SinkTarget`). Every sink on this
+            // database answers the same, since they serve the same data.
+            """
+            CREATE TABLE sink_identity (
+                id         uuid PRIMARY KEY,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                singleton  boolean NOT NULL DEFAULT true UNIQUE CHECK (singleton)
+            )
+            """,
+            "INSERT INTO sink_identity (id) VALUES (gen_random_uuid())",
+        ]),
     ]
 
     /// The newest version this build knows.

@@ -11,8 +11,11 @@ public enum PostgresSink {
     public static func prepare(
         configuration: PostgresSampleStorage.Configuration, logger: Logger
     ) async throws -> (storage: PostgresSampleStorage, authenticator: ClientAuthenticator) {
-        _ = try await PostgresSampleStorage.withStorage(configuration: configuration, logger: logger) { _ in }
+        let identity = try await PostgresSampleStorage.withStorage(configuration: configuration, logger: logger) {
+            $0.sinkIdentity
+        }
         let storage = PostgresSampleStorage(configuration: configuration, logger: logger)
+        storage.identity.withLock { $0 = identity }
         logger.info("Serving from PostgreSQL", metadata: ["postgres.url": "\(configuration.url.redacted)"])
         return (storage, ClientAuthenticator(storage: storage, time: storage.configuration.time))
     }

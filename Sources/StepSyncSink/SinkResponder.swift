@@ -123,13 +123,14 @@ struct SinkResponder: HTTPResponder {
 
     // MARK: - Handlers
 
-    /// `GET /health`: 200 `{"api":1,"service":"stepsync","status":"ok"}`, or 503
+    /// `GET /health`: 200 `{"api":1,"service":"stepsync","sink":"<uuid>","status":"ok"}`, or 503
     /// `{"status":"degraded","reason":…,"since":…}` (with `api` and `service`) while writes fail
     /// (``SinkHealthBody``; ``SinkHealthAnswer``: the sync checks it is talking to a stepsync sink).
     private func health() async -> Response {
         let health = await storage.health()
-        guard let reason = health.degradedReason else { return json(SinkHealthBody.ok.encoded()) }
-        let body = SinkHealthBody.degraded(reason: reason, since: health.degradedSince ?? 0).encoded()
+        let sink = storage.sinkIdentity
+        guard let reason = health.degradedReason else { return json(SinkHealthBody.ok.identified(as: sink).encoded()) }
+        let body = SinkHealthBody.degraded(reason: reason, since: health.degradedSince ?? 0).identified(as: sink).encoded()
         return Response(status: .serviceUnavailable,
                         headers: [.contentType: "application/json", .retryAfter: String(configuration.retryAfterSeconds)],
                         body: .init(byteBuffer: ByteBuffer(bytes: body)))

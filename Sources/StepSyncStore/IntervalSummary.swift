@@ -30,6 +30,17 @@ public struct IntervalSummary: Hashable, Sendable, Codable {
     public var deletions: Int = 0
     /// Deleted samples in synced deletion intervals.
     public var syncedDeletions: Int = 0
+    /// Samples the store holds now (layered or not; deleted ones are gone).
+    public var storeSamples: Int = 0
+
+    /// Samples the sink holds of the store's, as the ledger knows: those of synced intervals less the synced
+    /// deletions (never below 0).
+    public var sinkSamples: Int { max(0, syncedSamples - syncedDeletions) }
+
+    /// The share of the store's samples the sink holds (0…1; 0 for an empty store).
+    public var syncedShare: Double {
+        storeSamples > 0 ? Double(min(sinkSamples, storeSamples)) / Double(storeSamples) : 0
+    }
 
     /// Creates an empty summary.
     public init() {}
@@ -37,7 +48,7 @@ public struct IntervalSummary: Hashable, Sendable, Codable {
     /// The counts added up by ``add(_:keepSums:)``.
     private static let counts: [WritableKeyPath<IntervalSummary, Int> & Sendable] = [
         \.intervals, \.pending, \.inFlight, \.synced, \.failed, \.oversize,
-        \.samples, \.syncedSamples, \.deletions, \.syncedDeletions,
+        \.samples, \.syncedSamples, \.deletions, \.syncedDeletions, \.storeSamples,
     ]
     /// The totals added up always (steps) and only within one type (sums).
     private static let steps: [WritableKeyPath<IntervalSummary, Double> & Sendable] = [\.steps, \.syncedSteps]

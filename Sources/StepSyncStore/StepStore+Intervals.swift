@@ -132,6 +132,20 @@ extension StepStore {
                 summary.byType[type, default: IntervalSummary()].add(part, keepSums: true)
                 summary.overall.add(part, keepSums: false)
             }
+            // What the store holds now of each type in the summary, from the (type, start, …) index: a deletion
+            // lowers it at once, before it is layered or synced.
+            for row in try Row.fetchAll(db, sql: """
+                SELECT t.identifier, (SELECT COUNT(*) FROM sample s WHERE s.type_id = t.id) FROM sample_type t
+                """) {
+                let type = SampleType(row[0] as String)
+                let count: Int = row[1]
+                // Only the types the ledger knows (a type never layered has no line yet).
+                guard summary.byType[type] != nil else { continue }
+                var part = IntervalSummary()
+                part.storeSamples = count
+                summary.byType[type, default: IntervalSummary()].add(part, keepSums: true)
+                summary.overall.add(part, keepSums: false)
+            }
             return summary
         }
     }

@@ -3,23 +3,6 @@ import GRDB
 import GRDBSQLite
 import StepSyncCore
 
-/// How many samples an insert added, and how many it skipped because their uuid was already stored.
-public struct InsertSummary: Hashable, Sendable {
-    /// Samples written.
-    public var inserted: Int
-    /// Samples skipped: their uuid was already in the store.
-    public var duplicates: Int
-    /// The sum of the values of the inserted step-count samples.
-    public var insertedSteps: Double
-
-    /// Creates a summary.
-    public init(inserted: Int = 0, duplicates: Int = 0, insertedSteps: Double = 0) {
-        self.inserted = inserted
-        self.duplicates = duplicates
-        self.insertedSteps = insertedSteps
-    }
-}
-
 /// SQLite copies a parameter bound with this destructor (the C macro, which Swift does not import).
 private var SQLITE_TRANSIENT: sqlite3_destructor_type {
     unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
@@ -51,6 +34,13 @@ public struct SampleInserter {
     private var earlierHours: [HourKey: HourRun] = [:]
     /// What this inserter has done so far.
     public private(set) var summary = InsertSummary()
+    /// The uuids of the store's tombstones (samples deleted earlier), read once when the inserter starts; empty for a
+    /// store where nothing was ever deleted, so the check costs nothing there.
+    private let deletedUUIDs: Set<UUID>
+    /// What to do with a sample in ``deletedUUIDs``.
+    private let deletedSamples: DeletedSamples
+    /// Drops a restored sample's tombstones (prepared only when restoring).
+    private let forgetTombstone: Statement?
 
     /// A type's id in the store, its kind, and its index in ``hourTotals``.
     private struct TypeInfo {
@@ -108,10 +98,18 @@ public struct SampleInserter {
     /// had the store to itself (see `BulkJournal`).
     public let writesThroughRollbackJournal: Bool
 
-    init(db: Database, bulkLoad: BulkLoad? = nil, rollbackJournal: Bool = false) throws {
+    init(db: Database, bulkLoad: BulkLoad? = nil, rollbackJournal: Bool = false,
+         deletedSamples: DeletedSamples = .remember) throws {
         self.db = db
         self.writesThroughRollbackJournal = rollbackJournal
         self.seq = try StepStore.currentSequence(db)
+        self.deletedSamples = deletedSamples
+        var deleted = Set<UUID>()
+        let tombstones = try UUID.fetchCursor(db, sql: "SELECT uuid FROM tombstone")
+        while let uuid = try tombstones.next() { deleted.insert(uuid) }
+        self.deletedUUIDs = deleted
+        self.forgetTombstone = deletedSamples == .restore && !deleted.isEmpty
+            ? try db.makeStatement(sql: "DELETE FROM tombstone WHERE uuid = ?") : nil
         if let bulkLoad {
             bulk = try Self.beginBulkLoad(bulkLoad, in: db)
         }
@@ -134,6 +132,11 @@ public struct SampleInserter {
         // The type identifier itself was checked once, when the type was first met in this transaction.
         if let problem = SampleValidation.problem(of: sample, kind: info.kind, typeChecked: true) {
             throw StoreError.invalidSample("uuid \(sample.uuid) (\(sample.type.shortName)): \(problem)")
+        }
+        let wasDeleted = !deletedUUIDs.isEmpty && deletedUUIDs.contains(sample.uuid)
+        if wasDeleted, deletedSamples == .remember {
+            summary.previouslyDeleted += 1
+            return false
         }
         if let bulk {
             guard bulk.uuids.insert(sample.uuid) else {
@@ -169,6 +172,10 @@ public struct SampleInserter {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
         }
         if sqlite3_changes(db.sqliteConnection) == 1 {
+            if wasDeleted, let forgetTombstone {
+                try forgetTombstone.execute(arguments: [sample.uuid])
+                summary.restored += 1
+            }
             try addToRollup(sample, info: info)
             summary.inserted += 1
             insertedBySlot[info.slot] += 1
@@ -437,7 +444,9 @@ extension StepStore {
     /// - Parameter bulkLoad: when given and the store holds few samples, load without the sample table's indexes and
     ///   build them at the end (see ``BulkLoad``), through a rollback journal when no other connection has the store
     ///   open (see `BulkJournal`); the store left behind is the same either way.
-    public func insertSamples<T>(bulkLoad: BulkLoad? = nil, _ body: (inout SampleInserter) throws -> T) throws -> (T, InsertSummary) {
+    /// - Parameter deletedSamples: what to do with a sample deleted from the store earlier (``DeletedSamples``).
+    public func insertSamples<T>(bulkLoad: BulkLoad? = nil, deletedSamples: DeletedSamples = .remember,
+                                 _ body: (inout SampleInserter) throws -> T) throws -> (T, InsertSummary) {
         try dbWriter.writeWithoutTransaction { db in
             let journal = try bulkLoad.map { try BulkJournal.enter(db, policy: $0) } ?? nil
             defer { journal?.leave(db) }
@@ -452,7 +461,8 @@ extension StepStore {
             // Through the rollback journal the transaction takes the file's exclusive lock at its start (held by
             // `locking_mode = EXCLUSIVE` to its end), so no spill or commit of the load waits on a reader.
             try db.inTransaction(journal != nil ? .exclusive : .immediate) {
-                var inserter = try SampleInserter(db: db, bulkLoad: bulkLoad, rollbackJournal: journal != nil)
+                var inserter = try SampleInserter(db: db, bulkLoad: bulkLoad, rollbackJournal: journal != nil,
+                                                  deletedSamples: deletedSamples)
                 let value = try body(&inserter)
                 result = (value, try inserter.finish())
                 return .commit

@@ -98,4 +98,29 @@ struct OptionalAttributeTests {
                              "creationDate": end, "startDate": start, "endDate": end, "value": "100"])
         #expect(withoutVersion2 == UUID(uuidString: "6932E690-2DCF-5A99-B069-CF669606FB29"))
     }
+
+    @Test("a device string that is not an HKDevice description is kept as written, as the device's name",
+          arguments: [("Dummy device", "Dummy device"), ("  Withings Body+ ", "Withings Body+"), ("Garmin: Fenix 7", "Garmin: Fenix 7")])
+    func freeFormDevice(_ written: String, _ kept: String) throws {
+        let (samples, parser) = try parse(F.document(.v14, body: record([
+            "type": stepType, "sourceName": "Scale", "device": written, "unit": "count", "startDate": start, "endDate": end,
+            "value": "3",
+        ])))
+        #expect(parser.skipped.isEmpty)
+        let sample = try #require(samples.first)
+        #expect(sample.deviceName == kept)
+        #expect(sample.deviceModel == nil)
+        // The uuid derivation did not change: the identity is still the whole string.
+        #expect(HealthDevice(description: written).identity == written)
+    }
+
+    @Test("an HKDevice description without a name field keeps no name; an overlong free-form string is cut to 1 KiB")
+    func deviceEdges() {
+        let noName = HealthDevice(description: "<<HKDevice: 0x1>, manufacturer:Withings, model:WBS06>")
+        #expect(noName.name == nil && noName.model == "WBS06")
+        let long = String(repeating: "é", count: 700)  // 1,400 bytes
+        let cut = HealthDevice(description: long).name
+        #expect(cut?.utf8.count == 1_024 && cut == String(repeating: "é", count: 512))
+        #expect(HealthDevice(description: "   ").name == nil)
+    }
 }

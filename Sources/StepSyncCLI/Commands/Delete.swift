@@ -12,10 +12,15 @@ extension StepSyncCommand {
                 Each deleted sample leaves a tombstone (uuid, type, change sequence), as HealthKit's deleted objects \
                 do; `stepsync layer` turns them into deletion work and `stepsync sync` sends it. --uuid deletes \
                 samples of any type. A time range deletes step samples unless --type names other types (repeatable) \
-                or --all-types is given: deleting less by default is the safer mistake.
+                or --all-types is given: deleting less by default is the safer mistake. --from and --to are each a \
+                date (YYYY-MM-DD: a local day in --tz, --to including its whole day, as `export` and `stats --daily` \
+                read days) or an ISO-8601 UTC instant (--to exclusive); the question before deleting names the \
+                range in --tz. A deletion stays deleted: importing an export that still holds the sample again \
+                leaves it out (`import --restore-deleted` brings it back).
                 Examples:
                   stepsync delete --uuid D67311EE-FACB-41AA-B202-8D266F3EDE18 --yes
                   stepsync delete --from 2025-05-11T00:00:00.000Z --to 2025-05-12T00:00:00.000Z --yes
+                  stepsync delete --from 2025-05-11 --to 2025-05-11 --tz Europe/Paris --yes
                   stepsync delete --from 2025-05-11T00:00:00.000Z --to 2025-05-12T00:00:00.000Z --type HeartRate --yes
                   stepsync delete --from 2025-05-11T00:00:00.000Z --to 2025-05-12T00:00:00.000Z --all-types --yes
                 """)
@@ -25,11 +30,17 @@ extension StepSyncCommand {
         @Option(name: .customLong("uuid"), parsing: .upToNextOption, help: "Uuids of samples to delete.")
         var uuids: [String] = []
 
-        @Option(help: "Delete samples starting at or after this ISO-8601 instant (with --to).")
+        @Option(help: ArgumentHelp(
+            "Delete samples starting at or after this instant, or from the start of this local day (with --to).",
+            valueName: "date|instant"))
         var from: String?
 
-        @Option(help: "Delete samples starting before this ISO-8601 instant (with --from).")
+        @Option(help: ArgumentHelp(
+            "Delete samples starting before this instant, or up to the end of this local day (with --from).",
+            valueName: "date|instant"))
         var to: String?
+
+        @OptionGroup var zone: TimeZoneOptions
 
         @Option(name: .customLong("type"),
                 help: ArgumentHelp("With --from/--to: delete samples of this type (e.g. HeartRate) instead of step counts; repeatable.",
@@ -63,14 +74,21 @@ extension StepSyncCommand {
                 throw ValidationError("--uuid \(uuid) is not a uuid (expected e.g. D67311EE-FACB-41AA-B202-8D266F3EDE18).")
             }
             if byRange {
-                guard let from, let to else { throw ValidationError("--from and --to go together.") }
-                guard let a = ISO8601Millis.parse(from) else {
-                    throw ValidationError("--from \(from) is not an ISO-8601 instant (e.g. 2025-05-11T16:27:22.000Z).")
+                guard from != nil, to != nil else { throw ValidationError("--from and --to go together.") }
+                guard let range = try range(), range.start < range.end else {
+                    throw ValidationError("--from \(from ?? "") must be before --to \(to ?? "").")
                 }
-                guard let b = ISO8601Millis.parse(to) else {
-                    throw ValidationError("--to \(to) is not an ISO-8601 instant (e.g. 2025-05-11T16:27:22.000Z).")
-                }
-                guard a < b else { throw ValidationError("--from \(from) must be before --to \(to).") }
+            }
+        }
+
+        /// The start range `--from`/`--to` name, days read in `--tz` (``ExportRange``); `nil` without them.
+        func range() throws -> TimeRange? {
+            guard let from, let to else { return nil }
+            do {
+                return try ExportRange.parse(from: from, to: to, timeZone: try zone.displayTimeZone().zone,
+                                             names: ("--from", "--to"))
+            } catch let error as ExportRangeError {
+                throw ValidationError(error.description)
             }
         }
 
@@ -79,9 +97,10 @@ extension StepSyncCommand {
             let selected: Set<SampleType>? = allTypes ? nil
                 : try SampleTypeArgument.resolve(types, among: try store.sampleTypes()) ?? [.stepCount]
             let what: String
-            if let from, let to {
+            let range = try range()
+            if let range {
                 let names = selected.map { $0.map(\.shortName).sorted().joined(separator: ", ") } ?? "every type"
-                what = "every sample (\(names)) starting in [\(from), \(to))"
+                what = "every sample (\(names)) starting in \(try zone.displayTimeZone().range(range))"
             } else {
                 what = "\(uuids.count) sample\(uuids.count == 1 ? "" : "s") by uuid"
             }
@@ -89,8 +108,8 @@ extension StepSyncCommand {
                 throw CleanExit.message("Nothing deleted.")
             }
             let summary: DeleteSummary
-            if let from, let to, let a = ISO8601Millis.parse(from), let b = ISO8601Millis.parse(to) {
-                summary = try store.deleteSamples(of: selected, in: TimeRange(start: a, end: b))
+            if let range {
+                summary = try store.deleteSamples(of: selected, in: range)
             } else {
                 summary = try store.deleteSamples(uuids: uuids.compactMap(UUID.init(uuidString:)))
             }

@@ -39,6 +39,11 @@ extension StepSyncCommand {
         @Flag(help: "Refuse the whole import (nothing stored, exit 1) if any record would be skipped.")
         var strict = false
 
+        @Flag(name: .customLong("restore-deleted"), help: ArgumentHelp(
+            "Store again the records whose samples were deleted from the store (stepsync delete).",
+            discussion: "Without it a deletion stays deleted: a record of this export whose sample was deleted is left out and counted."))
+        var restoreDeleted = false
+
         @Flag(help: "Print one JSON object (samples, steps, duplicates, skipped, per-type counts) instead of a summary.")
         var json = false
 
@@ -51,7 +56,9 @@ extension StepSyncCommand {
             var reporter = ProgressReporter(label: "MB", enabled: !json)
             let summary: ImportSummary
             do {
-                summary = try HealthImporter(store: store).importExport(at: path, strict: strict) { progress in
+                summary = try HealthImporter(store: store).importExport(
+                    at: path, strict: strict, deletedSamples: restoreDeleted ? .restore : .remember
+                ) { progress in
                     let rate = reporter.elapsedSeconds > 0 ? Double(progress.records) / reporter.elapsedSeconds : 0
                     reporter.update(done: (progress.bytesRead + (1 << 20) - 1) >> 20, total: (progress.totalBytes + (1 << 20) - 1) >> 20,
                                     detail: "\(Format.number(progress.records)) records, \(Format.number(Int64(rate))) records/s")
@@ -99,6 +106,8 @@ extension StepSyncCommand {
                 "steps": Int64(s.insertedSteps.rounded()),
                 "workouts": s.insertedWorkouts,
                 "duplicates": s.duplicates,
+                "previouslyDeleted": s.previouslyDeleted,
+                "restored": s.restored,
                 "recordsRead": s.recordsRead,
                 "types": types,
                 "skipped": Dictionary(uniqueKeysWithValues: s.skipped.map { ($0.key.key, $0.value) }),
@@ -129,7 +138,14 @@ extension StepSyncCommand {
                 + "\(Format.number(s.inserted)) new, \(Format.number(s.duplicates)) already in the store, "
                 + "in \(Format.duration(s.seconds)) (\(Format.number(Int64(s.recordsPerSecond))) records/s, "
                 + "\(Format.number(s.bytesRead >> 20)) MB of XML).")
-            if s.inserted == 0, s.duplicates > 0 {
+            if s.previouslyDeleted > 0 {
+                lines.append("left out \(Format.number(s.previouslyDeleted)) records deleted from the store earlier "
+                    + "(`stepsync delete`); `import --restore-deleted` stores them again.")
+            }
+            if s.restored > 0 {
+                lines.append("restored \(Format.number(s.restored)) records deleted earlier; the next sync sends them again.")
+            }
+            if s.inserted == 0, s.duplicates > 0, s.previouslyDeleted == 0 {
                 lines.append("Nothing new: every record of this export is already in the store.")
             }
             let rows = s.recordsByType.keys.sorted().map { type in

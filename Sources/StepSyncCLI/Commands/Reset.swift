@@ -17,10 +17,12 @@ extension StepSyncCommand {
                 holds for this client (on a PostgreSQL sink, only this token's samples), saying how many samples of \
                 each type it deleted: if emptying \
                 fails, the ledger claims nothing and the next layer + sync sends everything again (the sink \
-                de-duplicates); run `reset --remote` again to empty it. Asks first unless --yes; without a terminal \
-                on stdin, --yes is required.
+                de-duplicates); run `reset --remote` again to empty it. Without --server, --remote empties the \
+                sink this store last synced to (`stepsync status` names it) and refuses when no sync ran yet. Asks \
+                first unless --yes; without a terminal on stdin, --yes is required.
                 Examples:
                   stepsync reset --yes
+                  stepsync reset --remote --yes
                   stepsync reset --remote --server http://127.0.0.1:8000 --yes
                 """)
 
@@ -29,8 +31,9 @@ extension StepSyncCommand {
         @Flag(help: "Also empty the sink of every type it holds (GET <server>/samples/types, then DELETE <server>/samples?type=T for each).")
         var remote = false
 
-        @Option(help: ArgumentHelp("The sink's base URL (with --remote).", valueName: "url"))
-        var server = "http://127.0.0.1:8000"
+        @Option(help: ArgumentHelp("The sink's base URL (with --remote; default: the sink this store last synced to).",
+                                   valueName: "url"))
+        var server: String?
 
         @OptionGroup var tls: ServerTLSOptions
 
@@ -42,7 +45,7 @@ extension StepSyncCommand {
         var yes = false
 
         func validate() throws {
-            if remote {
+            if remote, let server {
                 do { try HTTPUploader.validateServerURL(server) } catch { throw ValidationError(error.description) }
             }
         }
@@ -51,6 +54,15 @@ extension StepSyncCommand {
             if remote { try tls.checkFile() }
             let directory = data.dataDirectory
             let store = try StepStore(dataDirectory: directory)
+            var server = self.server ?? ""
+            if remote, self.server == nil {
+                guard let last = try store.lastSyncTarget()?.server else {
+                    FileHandle.standardError.write(Data(("stepsync reset: no sync has run on this store, so it knows no "
+                        + "sink to empty: give --server URL.\nNothing was deleted.\n").utf8))
+                    throw ExitCode.failure
+                }
+                server = last
+            }
             let what = remote ? "the interval ledger of \(store.path) and everything the sink at \(server) holds"
                 : "the interval ledger of \(store.path)"
             let count = try store.ledgerSummary().overall.intervals
@@ -61,7 +73,7 @@ extension StepSyncCommand {
             let token = EnvironmentValue.or(token, "STEPSYNC_TOKEN")
             let logger = Logger(label: "stepsync.reset") { StreamLogHandler.standardError(label: $0) }
             let remote = remote
-            let server = server
+            let sink = server
             let caCertificateFile = tls.caCertificateFile
             try await SyncLock.withLock(path: directory.syncLockPath) {
                 // The ledger first: whatever happens next, it never claims what the sink no longer holds.
@@ -70,7 +82,7 @@ extension StepSyncCommand {
                 guard remote else { return }
                 do {
                     let deleted = try await HTTPUploader.withUploader(
-                        server: server, token: token, caCertificateFile: caCertificateFile, logger: logger
+                        server: sink, token: token, caCertificateFile: caCertificateFile, logger: logger
                     ) {
                         try await $0.emptySink()
                     }
@@ -88,7 +100,7 @@ extension StepSyncCommand {
                     }
                 } catch {
                     FileHandle.standardError.write(Data("""
-                        stepsync reset: the ledger is cleared, but the sink at \(server) may still hold samples: \(HTTPUploader.explain(error, server: server))
+                        stepsync reset: the ledger is cleared, but the sink at \(sink) may still hold samples: \(HTTPUploader.explain(error, server: sink))
                         Run `stepsync reset --remote` again to empty it (or `stepsync layer` and `stepsync sync` to send \
                         everything again; the sink de-duplicates).\n
                         """.utf8))

@@ -9,6 +9,8 @@ extension StepSyncCommand {
         static let configuration = CommandConfiguration(
             abstract: "Summarise the sync intervals by status, per type, and show the share of samples synced.",
             discussion: """
+                "samples synced" counts the samples of synced intervals; the share is of what the store holds now \
+                that the sink holds (synced samples less synced deletions), so a deletion not yet synced shows. \
                 Also counts the samples a sync left out as invalid (rejected: not sent, the rest of their interval \
                 was), per type and reason.
                 Examples:
@@ -32,15 +34,17 @@ extension StepSyncCommand {
             SampleTypeArgument.noteMissing(selected, among: known)
             let ledger = try store.ledgerSummary(types: selected)
             let rejected = try store.rejectedCountsByReason().filter { selected?.contains($0.key) ?? true }
-            let lastServer = try store.lastSyncServer()
+            let lastTarget = try store.lastSyncTarget()
+            let lastServer = lastTarget?.server
             let summary = ledger.overall
-            let share = summary.samples > 0 ? Double(summary.syncedSamples) / Double(summary.samples) : 0
+            let share = summary.syncedShare
             if json {
                 var object = Self.jsonObject(summary, type: nil)
                 object["syncedShare"] = share
                 object["types"] = Dictionary(uniqueKeysWithValues: ledger.byType.map { ($0.key.rawValue, Self.jsonObject($0.value, type: $0.key)) })
                 object["rejected"] = Self.rejectedObject(rejected)
                 if let lastServer { object["lastServer"] = lastServer }
+                if let sink = lastTarget?.sink { object["lastSink"] = sink }
                 try JSONOutput.print(object)
                 return
             }
@@ -51,7 +55,12 @@ extension StepSyncCommand {
                 lines.append(Format.table(header: ["type", "intervals", "pending", "inFlight", "synced", "failed",
                                                    "samples synced", "deletions synced"], rows: rows))
                 let percent = String(format: "%.1f", share * 100)
-                var line = "synced: \(Format.number(summary.syncedSamples)) of \(Format.number(summary.samples)) samples (\(percent) %)"
+                var line = "synced: the sink holds \(Format.number(min(summary.sinkSamples, summary.storeSamples))) of the store's "
+                    + "\(Format.number(summary.storeSamples)) samples (\(percent) %)"
+                if summary.sinkSamples > summary.storeSamples {
+                    line += " and \(Format.number(summary.sinkSamples - summary.storeSamples)) the store deleted "
+                        + "(`stepsync layer` and `stepsync sync` delete them there)"
+                }
                 if summary.steps > 0 {
                     line += ", \(Format.number(summary.syncedSteps)) of \(Format.number(summary.steps)) steps"
                 }
@@ -61,7 +70,9 @@ extension StepSyncCommand {
             }
             lines += Self.rejectedLines(rejected)
             var sink = "no sync has run on this store yet"
-            if let lastServer { sink = "the sink the last sync used: \(lastServer)" }
+            if let lastServer {
+                sink = "the sink the last sync used: \(lastServer)" + (lastTarget?.sink.map { " (sink \($0))" } ?? "")
+            }
             lines.append("see them: `stepsync chunks` (a table), `stepsync chunks --svg chunks.svg` (a chart); \(sink)")
             print(lines.joined(separator: "\n"))
         }
@@ -98,6 +109,7 @@ extension StepSyncCommand {
                 "intervals": s.intervals, "pending": s.pending, "inFlight": s.inFlight, "synced": s.synced,
                 "failed": s.failed, "oversize": s.oversize, "samples": s.samples, "syncedSamples": s.syncedSamples,
                 "deletions": s.deletions, "syncedDeletions": s.syncedDeletions,
+                "storeSamples": s.storeSamples, "sinkSamples": s.sinkSamples,
             ]
             if let type {
                 object["kind"] = type.kind.rawValue

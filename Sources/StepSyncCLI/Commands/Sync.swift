@@ -36,6 +36,11 @@ extension StepSyncCommand {
                 lanes keep as many requests in flight as fill it — about one a lane on loopback, several over a long \
                 link — at most --max-in-flight (default 8 a lane). Every request stays within the body limit \
                 learnt or set; each interval is still marked synced only after its own acknowledgement.
+                Before it sends anything, pending or not, the sync checks that the sink takes its token and that it \
+                is the sink this store's ledger synced to (the sink's identity from GET /health, the token's \
+                fingerprint): pointed at another sink, or at the same address serving other data, it stops, naming \
+                both, and --resend sends every interval there. Without --server it syncs to the store's last sink \
+                (`stepsync status` names it), else to http://127.0.0.1:8000.
                 For https:// the system's roots are trusted; --cacert FILE (or STEPSYNC_CACERT) adds a private CA \
                 or the sink's self-signed certificate.
                 Examples:
@@ -43,12 +48,19 @@ extension StepSyncCommand {
                   stepsync sync --server http://127.0.0.1:8000 --concurrency 4 --json
                   stepsync sync --type HKQuantityTypeIdentifierHeartRate --give-up-after 0
                   stepsync sync --server https://sink.example:8443 --cacert ca.pem
+                  stepsync sync --server http://new-sink.example:8000 --resend
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
 
-        @Option(help: ArgumentHelp("The sink's base URL.", valueName: "url"))
-        var server = "http://127.0.0.1:8000"
+        @Option(help: ArgumentHelp("The sink's base URL (default: the store's last sink, else http://127.0.0.1:8000).",
+                                   valueName: "url"))
+        var server: String?
+
+        @Flag(help: ArgumentHelp(
+            "Queue every synced and failed interval again first: the sink holds none of it (another sink, one whose data was reset, another client's token).",
+            discussion: "The sink keeps one copy of what it already holds (its de-duplication), so resending is safe."))
+        var resend = false
 
         @OptionGroup var tuning: SyncTuningOptions
 
@@ -103,11 +115,19 @@ extension StepSyncCommand {
             guard giveUpAfter.isFinite, giveUpAfter >= 0 else {
                 throw ValidationError("--give-up-after must be a number of seconds ≥ 0 (0: keep trying), not \(giveUpAfter)")
             }
-            do {
-                try HTTPUploader.validateServerURL(server)
-            } catch {
-                throw ValidationError(error.description)
+            if let server {
+                do {
+                    try HTTPUploader.validateServerURL(server)
+                } catch {
+                    throw ValidationError(error.description)
+                }
             }
+        }
+
+        /// The sink this run sends to: `--server`, else the store's last sink, else the default.
+        static func resolveServer(_ server: String?, store: StepStore) throws -> String {
+            if let server { return server }
+            return try store.lastSyncTarget()?.server ?? "http://127.0.0.1:8000"
         }
 
         func run() async throws {
@@ -115,7 +135,7 @@ extension StepSyncCommand {
             let directory = data.dataDirectory
             let store = try StepStore(dataDirectory: directory)
             let selected = try types.map { try SampleTypeArgument.resolve($0, among: try store.sampleTypes()) }
-            try store.recordSyncServer(server)
+            let server = try Self.resolveServer(server, store: store)
             let logger = Logger(label: "stepsync.sync") { label in
                 var handler = StreamLogHandler.standardError(label: label)
                 handler.logLevel = .notice
@@ -134,8 +154,13 @@ extension StepSyncCommand {
             let token = EnvironmentValue.or(token, "STEPSYNC_TOKEN")
             let stop = SyncStop()
             let json = json
+            let resend = resend
             let report = try await SyncLock.withLock(path: directory.syncLockPath) {
-                try await SignalHandlers.withStopOnSignals(stop) {
+                if resend {
+                    let requeued = try store.requeueAllIntervals()
+                    FileHandle.standardError.write(Data("stepsync: --resend: \(requeued) intervals queued again\n".utf8))
+                }
+                return try await SignalHandlers.withStopOnSignals(stop) {
                     try await HTTPUploader.withUploader(
                         server: server, gzip: gzip, token: token, caCertificateFile: caCertificateFile,
                         concurrency: tuning.inFlightCeiling, logger: logger

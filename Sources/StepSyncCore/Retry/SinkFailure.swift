@@ -16,13 +16,17 @@ public struct SinkFailure: Hashable, Sendable {
         /// The sink refuses this client (401, 403): a missing, wrong or revoked token. Every request would get the
         /// same answer, so the run stops at once with every interval pending.
         case refused(status: Int)
+        /// The sink is not the one the store's ledger synced to (another sink, the same address serving other data,
+        /// or another token): sending only what is pending would leave it without the rest, so the run stops before
+        /// sending (``SinkTarget``). `detail` names both and the command to use.
+        case anotherSink
     }
 
     /// Whether waiting cannot mend the failure (``Kind/untrusted``, ``Kind/notASink(status:)``,
-    /// ``Kind/refused(status:)``): the run gives up at once.
+    /// ``Kind/refused(status:)``, ``Kind/anotherSink``): the run gives up at once.
     public var isFatal: Bool {
         switch kind {
-        case .untrusted, .notASink, .refused: return true
+        case .untrusted, .notASink, .refused, .anotherSink: return true
         case .unreachable, .unavailable: return false
         }
     }
@@ -61,6 +65,8 @@ public struct SinkFailure: Hashable, Sendable {
         case .refused(let status):
             return "the sink at \(server) refuses this client (HTTP \(status): \(detail)): check --token "
                 + "(or STEPSYNC_TOKEN); on a PostgreSQL sink, the client's token from stepsync clients add"
+        case .anotherSink:
+            return detail
         }
     }
 
@@ -68,7 +74,7 @@ public struct SinkFailure: Hashable, Sendable {
     /// `HTTP 503: down for maintenance`.
     public var note: String {
         switch kind {
-        case .unreachable, .untrusted: return detail
+        case .unreachable, .untrusted, .anotherSink: return detail
         case .unavailable(let status), .notASink(let status), .refused(let status): return "HTTP \(status): \(detail)"
         }
     }

@@ -96,8 +96,9 @@ public struct SyncRunMachine: Sendable {
             precondition(phase == .starting, "started in phase \(phase)")
             phase = .sending
             actions.append(.watchStop(count: 1))
-            // A sink that is not running is one message rather than a claim and a failed request per interval.
-            if configuration.probeFirst, !queue.isEmpty, stopRequests == 0 {
+            // A sink that is not running is one message rather than a claim and a failed request per interval; and
+            // every run checks its token and its sink first (the engine's probe), pending or not.
+            if configuration.probeFirst, stopRequests == 0 {
                 phase = .probingFirst
                 actions.append(.probeSink)
             }

@@ -14,17 +14,22 @@ public struct SinkHealthBody: SinkAnswer, Hashable {
     public var reason: String?
     /// When writes started failing (seconds since 1970), when degraded.
     public var since: Double?
+    /// The sink's identity: a uuid made once for its data (the JSONL data directory, the PostgreSQL database), so a
+    /// client tells another sink — or the same address serving other data — from the one its ledger synced to
+    /// (``SinkTarget``). Absent from sinks before it.
+    public var sink: String?
 
     public static var answerName: String { "a stepsync sink's /health answer" }
 
     /// Creates a health body.
     public init(status: String, service: String? = SinkHealthAnswer.service, api: Int? = SinkHealthAnswer.apiVersion,
-                reason: String? = nil, since: Double? = nil) {
+                reason: String? = nil, since: Double? = nil, sink: String? = nil) {
         self.status = status
         self.service = service
         self.api = api
         self.reason = reason
         self.since = since
+        self.sink = sink
     }
 
     /// A healthy sink's answer.
@@ -33,6 +38,13 @@ public struct SinkHealthBody: SinkAnswer, Hashable {
     /// A degraded sink's answer: writes fail since `since` (seconds since 1970) because of `reason`.
     public static func degraded(reason: String, since: Double) -> SinkHealthBody {
         SinkHealthBody(status: "degraded", reason: reason, since: since)
+    }
+
+    /// This body with the sink's identity (``sink``), when it has one.
+    public func identified(as sink: String?) -> SinkHealthBody {
+        var body = self
+        body.sink = sink
+        return body
     }
 
     /// Whether it is a stepsync sink's answer: `status` is `ok` or `degraded`, and `service`, when present, is

@@ -34,6 +34,8 @@ public actor JSONLStorage: SampleStorage {
     enum Role { case committed, lead }
 
     public nonisolated let storageDescription: StorageDescription
+    /// The data directory's identity (``SinkIdentityFile``).
+    public nonisolated let sinkIdentity: String?
     let stepsPath: String
     let samplesDirectory: String
     let durable: Bool
@@ -97,6 +99,7 @@ public actor JSONLStorage: SampleStorage {
         self.storageDescription = StorageDescription(kind: "jsonl", location: directory.isEmpty ? "." : directory)
         FileSystem.ignoreFileSizeSignal()
         self.lock = try DirectoryLock(directory: directory.isEmpty ? "." : directory)
+        self.sinkIdentity = SinkIdentityFile.identity(in: directory.isEmpty ? "." : directory)
         var logs = [TypeLog(type: .stepCount, file: try SampleLogFile(path: stepsPath, descriptors: descriptors))]
         if let names = try? FileManager.default.contentsOfDirectory(atPath: samplesDirectory) {
             for name in names.sorted() where name.hasSuffix(".jsonl") {

@@ -73,9 +73,17 @@ public protocol SampleStorage: Service, Sendable {
 
     /// What and where the storage is, for `/health` and a dashboard (no secrets).
     var storageDescription: StorageDescription { get }
+
+    /// The identity of the storage's data, answered by `GET /health` (``SinkHealthBody/sink``): made once per JSONL
+    /// directory or PostgreSQL database, so that clients tell this sink's data from another's. `nil` when unknown
+    /// (the default).
+    var sinkIdentity: String? { get }
 }
 
 extension SampleStorage {
+    /// No identity known.
+    public var sinkIdentity: String? { nil }
+
     /// Inserts `batch.samples` (``insert(_:for:)``).
     public func insert(_ batch: SampleBatch, for client: ClientIdentity) async throws -> InsertOutcome {
         try await insert(batch.samples, for: client)

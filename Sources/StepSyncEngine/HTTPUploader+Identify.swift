@@ -1,0 +1,54 @@
+import AsyncHTTPClient
+import NIOCore
+import StepSyncCore
+
+extension HTTPUploader {
+    /// `GET <server>/health` for the sink's identity (``SinkHealthBody/sink``), then `GET <server>/samples/types` with
+    /// the token: every sync checks its token this way before it sends anything, whether intervals are pending or
+    /// not. A 401 or 403 is ``SinkFailure/Kind/refused(status:)`` (the run stops at once); 429/5xx and network
+    /// errors are the sink being away (the run waits and asks again).
+    public func identify() async -> SinkIdentification {
+        let sink: String?
+        do {
+            var request = HTTPClientRequest(url: server + "/health")
+            request.method = .GET
+            let response = try await client.execute(request, timeout: probeTimeout, logger: logger)
+            let body = try await response.body.collect(upTo: 1 << 16)
+            let health = try? SinkHealthBody(bytes: body.readableBytesView)
+            guard let health, health.isStepSyncSink else {
+                let status = Int(response.status.code)
+                if [429, 502, 503, 504].contains(status) {
+                    return .failed(SinkFailure(.unavailable(status: status),
+                                               detail: Self.message(body, status: response.status)))
+                }
+                return .failed(SinkFailure(.notASink(status: status),
+                                           detail: SinkHealthAnswer.excerpt(body.readableBytesView)))
+            }
+            sink = health.sink
+        } catch {
+            return .failed(Self.failure(of: error))
+        }
+        do {
+            var request = HTTPClientRequest(url: server + "/samples/types")
+            request.method = .GET
+            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+            let response = try await client.execute(request, timeout: probeTimeout, logger: logger)
+            let body = try await response.body.collect(upTo: 1 << 20)
+            let status = Int(response.status.code)
+            switch status {
+            case 200..<300:
+                return .target(SinkTarget(server: server, sink: sink, token: SinkTarget.fingerprint(token: token)))
+            case 401, 403:
+                return .failed(SinkFailure(.refused(status: status), detail: Self.message(body, status: response.status)))
+            case 429, 500..<600:
+                return .failed(SinkFailure(.unavailable(status: status), detail: Self.message(body, status: response.status),
+                                           retryAfterSeconds: RetryAfter.seconds(response.headers.first(name: "Retry-After"))))
+            default:
+                return .failed(SinkFailure(.notASink(status: status),
+                                           detail: "GET /samples/types: " + Self.message(body, status: response.status)))
+            }
+        } catch {
+            return .failed(Self.failure(of: error))
+        }
+    }
+}
