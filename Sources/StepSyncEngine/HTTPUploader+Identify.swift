@@ -5,7 +5,7 @@ import StepSyncCore
 extension HTTPUploader {
     /// `GET <server>/health` for the sink's identity (``SinkHealthBody/sink``), then `GET <server>/samples/types` with
     /// the token: every sync checks its token this way before it sends anything, whether intervals are pending or
-    /// not. A 401 or 403 is ``SinkFailure/Kind/refused(status:)`` (the run stops at once); 429/5xx and network
+    /// not (a sink without that endpoint, 404 or 405, is taken at its word). A 401 or 403 is ``SinkFailure/Kind/refused(status:)`` (the run stops at once); 429/5xx and network
     /// errors are the sink being away (the run waits and asks again).
     public func identify() async -> SinkIdentification {
         let sink: String?
@@ -37,6 +37,10 @@ extension HTTPUploader {
             let status = Int(response.status.code)
             switch status {
             case 200..<300:
+                return .target(SinkTarget(server: server, sink: sink, token: SinkTarget.fingerprint(token: token)))
+            case 404, 405:
+                // A sink without the endpoint (HealthStepsSync's, an older stepsync, a front that forwards only the
+                // writes): nothing to check the token against; the sends find a refused token out.
                 return .target(SinkTarget(server: server, sink: sink, token: SinkTarget.fingerprint(token: token)))
             case 401, 403:
                 return .failed(SinkFailure(.refused(status: status), detail: Self.message(body, status: response.status)))

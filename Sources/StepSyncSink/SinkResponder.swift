@@ -22,6 +22,8 @@ struct SinkResponder: HTTPResponder {
     let budget: BodyBudget
     /// Requests and ingests since start, for `GET /stats` (per client when the authenticator knows many).
     var activity = SinkActivity()
+    /// Warns once when a tokenless sink is reached through a proxy.
+    let proxyWarning = ProxyWarning()
 
     /// The paths and the methods each allows.
     static let routes: [String: [HTTPRequest.Method]] = [
@@ -54,6 +56,8 @@ struct SinkResponder: HTTPResponder {
 
     private func answer(_ request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
+        proxyWarning.check(request.headers, tokenless: configuration.token == nil && authenticator is SharedTokenAuthenticator,
+                           logger: context.logger)
         let response: Response
         var client: ClientIdentity?
         do {

@@ -56,7 +56,7 @@ enum ExportTools {
 
 /// Other people's software judges the export: DuckDB and pandas read `stepsync export --format csv`, `--format
 /// ndjson` and the sink's `GET /export` CSV, each with its default reader, and find the store's row count and mean.
-@Suite("DuckDB and pandas read the exports", .serialized, .enabled(if: ExportTools.available))
+@Suite("DuckDB and pandas read the exports", .serialized, .enabled(if: ExportTools.available, "DuckDB and pandas (the venv .ci/venv makes) are needed; .ci/run installs them"))
 struct ExportToolsTests {
     @Test("""
         read_csv_auto, read_ndjson_auto, pandas.read_csv and read_json(lines=True) on the CLI's CSV and NDJSON and the \

@@ -129,6 +129,20 @@ struct HelpTests {
         }
     }
 
+    @Test("at 80 columns every example of every --help stays on one line (none wraps mid-command)")
+    func examplesFitEightyColumns() {
+        let all: [(path: [String], type: any ParsableCommand.Type)] = [(path: [], type: StepSyncCommand.self)] + Self.commandTypes()
+        for (path, type) in all {
+            let name = (["stepsync"] + path).joined(separator: " ")
+            let wide = StepSyncCommand.helpMessage(for: type, includeHidden: false, columns: 1_000)
+            let narrow = StepSyncCommand.helpMessage(for: type, includeHidden: false, columns: 80)
+            let narrowLines = Set(narrow.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+            for example in Self.exampleLines(in: wide) {
+                #expect(narrowLines.contains(example), "\(name): `\(example)` wraps at 80 columns")
+            }
+        }
+    }
+
     @Test("no command's discussion has a run of spaces inside a line (a lost line continuation in its source)")
     func discussionsHaveNoSpaceRuns() {
         let all: [(path: [String], type: any ParsableCommand.Type)] = [(path: [], type: StepSyncCommand.self)] + Self.commandTypes()

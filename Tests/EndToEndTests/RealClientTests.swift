@@ -39,7 +39,7 @@ enum RealClients {
 
 /// Other people's software is the judge: Python requests and httpx, Node's fetch, curl and a client generated from the
 /// sink's own OpenAPI document, each with its library's default encodings, against one real `stepsync serve`.
-@Suite("real HTTP clients against the sink", .serialized, .enabled(if: RealClients.available))
+@Suite("real HTTP clients against the sink", .serialized, .enabled(if: RealClients.available, "python3 with requests and httpx (STEPSYNC_CI_VENV or .build/ci-venv), node and curl are needed; .ci/run installs them"))
 struct RealClientTests {
     static let token = "real-clients-token-0123456789"
     /// 2025-05-11 in Berlin: a walk both the iPhone (600) and the Watch (900) recorded, and 100 iPhone-only steps.

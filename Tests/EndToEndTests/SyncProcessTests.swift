@@ -35,7 +35,7 @@ struct SyncProcessTests {
         }
     }
 
-    @Test("SIGINT pauses (in-flight intervals finish, exit non-zero), and a second run resumes to exactly the store")
+    @Test("SIGINT pauses (in-flight intervals finish, exit 130), and a second run resumes to exactly the store")
     func sigintPauseAndResume() async throws {
         let fixture = try SyncFixture(intervals: 30, samplesPerInterval: 5)
         try await SinkHarness.withSink { sinkPort in
@@ -44,7 +44,7 @@ struct SyncProcessTests {
                 await counters.waitForPosts(4)
                 kill(process.pid, SIGINT)
                 let status = try await process.wait()
-                #expect(status != 0)
+                #expect(status == 130)
                 let json = try process.json()
                 #expect(json["stopped"] as? Bool == true)
                 let synced = try #require(json["synced"] as? Int)
@@ -186,7 +186,7 @@ struct SyncProcessTests {
                 kill(process.pid, SIGINT)
                 // Before the fix the process waited the 30 s out (60 s with the retry after it).
                 let status = try await process.wait(timeout: .seconds(10))
-                #expect(status == 1)
+                #expect(status == 130, "a pause exits 130, as shells report an interrupted command")
                 let json = try process.json()
                 #expect(json["stopped"] as? Bool == true && json["pending"] as? Int == 9 && json["failed"] as? Int == 0)
             }

@@ -58,6 +58,25 @@ struct ChunkChartTests {
         #expect(chart.share(of: SyncInterval(range: range, steps: 5_000, samples: 100)) == 0.5)
         #expect(chart.share(of: SyncInterval(range: range, steps: 100, samples: 4_000)) == 0.8)
         #expect(chart.share(of: SyncInterval(type: .heartRate, range: range, steps: 9_999_999, samples: 2_500)) == 0.5)
+        // Energy's kilocalories are not steps: 30,000 kcal in 500 samples is 10 % of the sample limit, not 300 %.
+        #expect(chart.share(of: SyncInterval(type: .activeEnergyBurned, range: range, steps: 30_000, samples: 500)) == 0.1)
+        #expect(chart.share(of: SyncInterval(type: .distanceWalkingRunning, range: range, steps: 42_000, samples: 50)) == 0.01)
+    }
+
+    @Test("in a zone: ticks at local midnights, tooltips and caption in local time, the zone named")
+    func inZone() {
+        let h = Milliseconds.hour
+        // 2025-05-11 00:00 in New York is 04:00 UTC.
+        let intervals = [SyncInterval(id: 1, range: TimeRange(start: Self.day0 + 4 * h, end: Self.day0 + 4 * h + 3 * 24 * h),
+                                      steps: 5_000, samples: 50, status: .synced)]
+        let zone = TimeZone(identifier: "America/New_York")!
+        let svg = ChunkChart(intervals: intervals, limits: Self.limits, timeZone: zone, zoneName: "America/New_York").svg()
+        #expect(svg.contains("#1 StepCount 2025-05-11 00:00 – 2025-05-14 00:00 America/New_York"), "\(svg)")
+        #expect(svg.contains("2025-05-11 00:00 – 2025-05-14 00:00 America/New_York</text>"))
+        #expect(svg.contains(">2025-05-12</text>") && !svg.contains(" UTC"))
+        // The first day tick (local midnight of the 12th, 04:00 UTC) stands a third of the way across the plot.
+        let utc = ChunkChart(intervals: intervals, limits: Self.limits).svg()
+        #expect(utc.contains("2025-05-11 04:00 – 2025-05-14 04:00 UTC"))
     }
 
     @Test("an empty ledger says so; text from the ledger is escaped for XML")

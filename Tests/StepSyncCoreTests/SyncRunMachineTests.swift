@@ -145,8 +145,13 @@ struct SyncRunMachineTests {
                    Step(synced(), at: 1, ["progress 1/2"]),
                    Step(synced(), at: 1, ["progress 2/2", "finish"]),
                ], phase: .finished, counts: Counts(done: 2, synced: 2)),
-        Script(name: "an empty queue finishes at once, with no probe",
+        Script(name: "an empty queue is probed too (the engine's probe checks the token and the sink), then finishes",
                configuration: config(probe: true), queue: [], steps: [
+                   Step(.started, ["watch stop 1", "probe"]),
+                   Step(.probed(nil), at: 0.1, ["finish"]),
+               ], phase: .finished, counts: Counts()),
+        Script(name: "an empty queue without the first probe finishes at once",
+               configuration: config(probe: false), queue: [], steps: [
                    Step(.started, ["watch stop 1", "finish"]),
                ], phase: .finished, counts: Counts()),
         Script(name: "concurrency 1: one request at a time, the next only when the one in flight ends",

@@ -18,6 +18,7 @@ struct PostgresSchemaTests {
         1: "fa8d7ebadb6de81a37c3e05fedf8d4433ea3893fd16d655e9df5af6ef1c01f79",
         2: "cc3107145d9217c8d8653266876d4b358ac95574a9fda6b104f5857154380d79",
         3: "11b851499628cf645b9a2d744615bec4b6fbe2ebe2ab047dab50883dba842b6b",
+        4: "3c29b4bff2bd55816eacf4dda24a2062e5eda47e8930bf43ec112f837235af07",
     ]
 
     @Test("landed migrations are never edited: each one's statements hash to the value pinned when it landed")

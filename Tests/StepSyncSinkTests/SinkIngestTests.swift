@@ -34,7 +34,9 @@ struct SinkIngestTests {
                 }
 
                 let health = try await client.send(.GET, "/health")
-                #expect(health.text == #"{"api":1,"service":"stepsync","status":"ok"}"#)
+                // The sink's identity (a uuid made once for its data) sits between `service` and `status`.
+                #expect(health.text.range(of: #"^\{"api":1,"service":"stepsync","sink":"[0-9a-f-]{36}","status":"ok"\}$"#,
+                                          options: .regularExpression) != nil, "\(health.text)")
                 let page = try await client.send(.GET, "/steps")
                 #expect(page.json["storedCount"] as? Int == 2)
                 #expect((page.json["samples"] as? [[String: Any]])?.map { $0["count"] as? Double } == [6176, 12.5])

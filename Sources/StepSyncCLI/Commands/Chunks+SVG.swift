@@ -25,10 +25,12 @@ struct ChunkChartOptions: ParsableArguments {
         if let svgPath, svgPath.isEmpty { throw ValidationError("--svg needs a file name.") }
     }
 
-    /// Writes the chart of `intervals` to `--svg` and says where, when `--svg` is given; returns whether it did.
-    func writeIfRequested(_ intervals: [SyncInterval]) throws -> Bool {
+    /// Writes the chart of `intervals` to `--svg` (times in `zone`) and says where, when `--svg` is given; returns
+    /// whether it did.
+    func writeIfRequested(_ intervals: [SyncInterval], zone: DisplayTimeZone) throws -> Bool {
         guard let svgPath else { return false }
-        let chart = ChunkChart(intervals: intervals, limits: .init(maxSteps: Double(maxSteps), maxSamples: maxSamples))
+        let chart = ChunkChart(intervals: intervals, limits: .init(maxSteps: Double(maxSteps), maxSamples: maxSamples),
+                               timeZone: zone.zone, zoneName: zone.name)
         let url = URL(fileURLWithPath: svgPath)
         do {
             try Data(chart.svg().utf8).write(to: url, options: .atomic)

@@ -47,7 +47,7 @@ extension StepSyncCommand {
             let selected = try SampleTypeArgument.resolve(types, among: known)
             SampleTypeArgument.noteMissing(selected, among: known)
             let intervals = try store.intervals(types: selected, status: status.map { [$0] })
-            if try chart.writeIfRequested(intervals) { return }
+            if try chart.writeIfRequested(intervals, zone: try zone.displayTimeZone()) { return }
             if json {
                 try JSONOutput.print(intervals.map(Self.jsonObject))
                 return

@@ -69,11 +69,7 @@ extension StepSyncCommand {
             let store = try StepStore(dataDirectory: directory)
             let quiet = json
             let say: (String) -> Void = { line in if !quiet { print(line) } }
-            let logger = Logger(label: "stepsync.demo") { label in
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = .warning
-                return handler
-            }
+            let logger = PlainLogHandler.logger("stepsync.demo", level: .warning)
             say("stepsync demo in \(root)")
             // Resident and peak memory at each stage's end (the peak is the process's so far: the first stage whose
             // figure is the final peak is where it was reached).

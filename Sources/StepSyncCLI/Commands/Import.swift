@@ -32,8 +32,9 @@ extension StepSyncCommand {
 
         @OptionGroup var data: DataDirectoryOptions
 
-        @Argument(help: ArgumentHelp("The Apple Health export: export.zip, or the export.xml inside it.",
-                                     valueName: "path"))
+        @Argument(help: ArgumentHelp(
+            "The Apple Health export: export.zip, the export.xml inside it, or the unzipped apple_health_export folder.",
+            valueName: "path"))
         var path: String
 
         @Flag(help: "Refuse the whole import (nothing stored, exit 1) if any record would be skipped.")
@@ -52,6 +53,11 @@ extension StepSyncCommand {
                 FileHandle.standardError.write(Data("error: \(problem)\nNothing was imported.\n".utf8))
                 throw ExitCode.failure
             }
+            let path = Self.exportFile(in: path) ?? path
+            // A failed first import leaves no store behind (nor the directory it made for it).
+            let directory = data.dataDirectory
+            let hadStore = FileManager.default.fileExists(atPath: directory.storePath)
+            let hadDirectory = FileManager.default.fileExists(atPath: directory.path)
             let store = try data.openStore()
             var reporter = ProgressReporter(label: "MB", enabled: !json)
             let summary: ImportSummary
@@ -65,7 +71,9 @@ extension StepSyncCommand {
                 }
             } catch let error as ImportError {
                 reporter.finish()
-                FileHandle.standardError.write(Data("error: \(error.message)\nNothing was imported: the store is as it was.\n".utf8))
+                let was = hadStore ? "the store is as it was" : "no store was left in \(directory.path)"
+                if !hadStore { Self.removeNewStore(directory, removeDirectory: !hadDirectory) }
+                FileHandle.standardError.write(Data("error: \(error.message)\nNothing was imported: \(was).\n".utf8))
                 throw ExitCode.failure
             }
             reporter.finish()
@@ -76,14 +84,40 @@ extension StepSyncCommand {
             }
         }
 
-        /// What keeps `path` from being read as an export, in words (no file, a directory, no permission), or `nil`.
+        /// The export document of an unzipped export folder (`apple_health_export/`): its `export.xml`, else its one
+        /// `.xml` file that is not `export_cda.xml` (the name is localised); `nil` for a path that is not a directory.
+        static func exportFile(in path: String) -> String? {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+            let candidates = names.filter { $0.lowercased().hasSuffix(".xml") && $0.lowercased() != "export_cda.xml" }
+            let chosen = candidates.contains("export.xml") ? "export.xml" : candidates.count == 1 ? candidates[0] : nil
+            return chosen.map { (path as NSString).appendingPathComponent($0) }
+        }
+
+        /// Removes the store a failed first import created (and the data directory, when it made that too).
+        static func removeNewStore(_ directory: DataDirectory, removeDirectory: Bool) {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: directory.storePath + suffix)
+            }
+            if removeDirectory, (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.isEmpty == true {
+                try? FileManager.default.removeItem(atPath: directory.path)
+            }
+        }
+
+        /// What keeps `path` from being read as an export, in words (no file, a folder without an export, no
+        /// permission), or `nil`.
         static func inputProblem(_ path: String) -> String? {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 return "\(path) does not exist: give the path of an Apple Health export.zip or its export.xml"
             }
             if isDirectory.boolValue {
-                return "\(path) is a directory: give the export.zip (or the export.xml inside it), not its folder"
+                guard let file = exportFile(in: path) else {
+                    return "\(path) is a directory without an export document (export.xml): give the export.zip, the "
+                        + "export.xml, or the unzipped apple_health_export folder that holds it"
+                }
+                return inputProblem(file)
             }
             guard FileManager.default.isReadableFile(atPath: path) else {
                 return "\(path) cannot be read: permission denied (check its owner and mode)"

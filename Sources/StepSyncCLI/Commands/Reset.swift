@@ -71,7 +71,7 @@ extension StepSyncCommand {
                 return
             }
             let token = EnvironmentValue.or(token, "STEPSYNC_TOKEN")
-            let logger = Logger(label: "stepsync.reset") { StreamLogHandler.standardError(label: $0) }
+            let logger = PlainLogHandler.logger("stepsync.reset")
             let remote = remote
             let sink = server
             let caCertificateFile = tls.caCertificateFile

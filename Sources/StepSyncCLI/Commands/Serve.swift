@@ -78,6 +78,21 @@ extension StepSyncCommand {
             valueName: "origin"))
         var corsOrigins: [String] = []
 
+        @Option(name: .customLong("log-level"), help: ArgumentHelp(
+            "The least severe log lines printed: trace, debug, info, notice, warning, error or critical.",
+            discussion: "Defaults to STEPSYNC_LOG_LEVEL, else info, which prints one line per request; notice keeps "
+                + "only starts, stops, degradations and warnings.", valueName: "level"))
+        var logLevel: String?
+
+        /// The level `--log-level` (or `STEPSYNC_LOG_LEVEL`) names.
+        func resolvedLogLevel() throws -> Logger.Level {
+            let text = EnvironmentValue.or(logLevel, "STEPSYNC_LOG_LEVEL") ?? "info"
+            guard let level = Logger.Level(rawValue: text.lowercased()) else {
+                throw ValidationError("--log-level \(text) is not a level: trace, debug, info, notice, warning, error or critical")
+            }
+            return level
+        }
+
         @Option(help: ArgumentHelp(
             "Seconds a connection may take to send a complete request head (0.1…3600); then 408 and close.",
             valueName: "seconds"))
@@ -122,6 +137,7 @@ extension StepSyncCommand {
 
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
+            _ = try resolvedLogLevel()
             guard (0.1...600).contains(databaseTimeout) else {
                 throw ValidationError("--database-timeout must be 0.1…600 seconds, not \(databaseTimeout)")
             }
@@ -181,7 +197,7 @@ extension StepSyncCommand {
                 throw ExitCode.failure
             }
             var logger = Logger(label: "stepsync.sink")
-            logger.logLevel = .info
+            logger.logLevel = try resolvedLogLevel()
             var configuration = SinkConfiguration(
                 host: host, port: port, dataPath: dataFile ?? data.dataDirectory.sinkDataPath,
                 token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20,

@@ -137,12 +137,17 @@ extension StepSyncCommand {
                 case .cumulative:
                     out.append("cumulative (sums)")
                     out.append(Format.table(header: ["type", "source", "samples", "sum", "unit", first, "last"],
-                                            rows: rows.map { lead($0) + [Format.number($0.sum), $0.unit] + span($0) }))
+                                            rows: rows.map { lead($0) + [Format.number($0.sum * ($0.unit == "%" ? 100 : 1)), $0.unit] + span($0) }))
                 case .discrete:
                     out.append("discrete (readings)")
                     out.append(Format.table(
                         header: ["type", "source", "samples", "min", "average", "max", "unit", first, "last"],
-                        rows: rows.map { lead($0) + [decimal($0.minimum), decimal($0.average), decimal($0.maximum), $0.unit] + span($0) }))
+                        rows: rows.map { row in
+                            // HealthKit stores a percentage as a fraction (0.97 with unit "%"): shown as 97 %.
+                            let scale = row.unit == "%" ? 100.0 : 1
+                            return lead(row) + [decimal(row.minimum * scale), decimal(row.average * scale),
+                                                decimal(row.maximum * scale), row.unit] + span(row)
+                        }))
                 case .category, .workout:
                     out.append(kind == .category ? "category (spans)" : "workouts")
                     out.append(Format.table(header: ["type", "source", "samples", "duration (h)", first, "last"],

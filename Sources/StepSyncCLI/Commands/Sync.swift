@@ -24,7 +24,7 @@ extension StepSyncCommand {
                 so on one line; after --give-up-after seconds (default 60) it exits non-zero, saying so, with every unsent interval pending. \
                 A fault that hits one interval (a 500, a timeout) is retried for that interval (--max-attempts); a \
                 4xx marks it failed and the sync goes on (--retry-failed queues failed ones again). Exits 0 exactly \
-                when every interval is synced.
+                when every interval is synced; 130 when paused by Ctrl-C or SIGTERM; 1 otherwise.
                 Consecutive small intervals of one type share a request of at most --request-samples samples \
                 (each is still claimed and marked on its own, in one transaction per request); 0 sends every \
                 interval alone. A request the sink (or a proxy in front of it) refuses as too large (413) is sent \
@@ -133,14 +133,11 @@ extension StepSyncCommand {
         func run() async throws {
             try tls.checkFile()
             let directory = data.dataDirectory
-            let store = try StepStore(dataDirectory: directory)
+            // Nothing to sync without a store: say so, and create nothing.
+            let store = try data.openExistingStore()
             let selected = try types.map { try SampleTypeArgument.resolve($0, among: try store.sampleTypes()) }
             let server = try Self.resolveServer(server, store: store)
-            let logger = Logger(label: "stepsync.sync") { label in
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = .notice
-                return handler
-            }
+            let logger = PlainLogHandler.logger("stepsync.sync")
             let configuration = SyncConfiguration(
                 concurrency: tuning.concurrency,
                 maxInFlight: tuning.maxInFlight,
@@ -185,7 +182,11 @@ extension StepSyncCommand {
             } else {
                 print(Self.summary(report, zone: try zone.displayTimeZone()))
             }
-            if !report.isComplete { throw ExitCode.failure }
+            if !report.isComplete {
+                // Paused by Ctrl-C or SIGTERM: 130, as shells report an interrupted command; a script tells a pause
+                // (run again to carry on) from a failure (1).
+                throw report.stopped && report.gaveUp == nil ? ExitCode(130) : ExitCode.failure
+            }
         }
 
         /// `gave up after 5 min 00 s: cannot reach …`, or `stopped: …` for a failure waiting cannot mend.

@@ -30,11 +30,17 @@ enum Format {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         func isNumeric(_ s: String) -> Bool { !s.isEmpty && s.allSatisfy { $0.isNumber || $0 == "," || $0 == "." || $0 == "-" } }
-        return all.map { row in
+        // A column whose cells are all numbers is right-aligned, its header too, so the header stands over them.
+        let numericColumn = header.indices.map { column in
+            let cells = rows.map { $0[column] }.filter { !$0.isEmpty }
+            return !cells.isEmpty && cells.allSatisfy(isNumeric)
+        }
+        return all.enumerated().map { index, row in
             row.indices.map { i in
                 let cell = row[i]
                 let pad = String(repeating: " ", count: widths[i] - cell.count)
-                return isNumeric(cell) ? pad + cell : cell + pad
+                let right = index == 0 ? numericColumn[i] : isNumeric(cell)
+                return right ? pad + cell : cell + pad
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

@@ -1,10 +1,13 @@
+import Foundation
+
 /// A picture of the interval ledger as SVG: time across, one mark per interval spanning its range, as tall as its
 /// share of the layering limit (the larger of steps ÷ step limit and samples ÷ sample limit), coloured by status,
 /// oversize intervals outlined and flagged, the limit drawn as a dashed line at 100 %.
 ///
 /// Pure and deterministic (no clock, no locale): the same ledger gives the same bytes, which the tests compare.
 /// Readable from one day (hour ticks) to ten years (year ticks, ≈ 5,000 marks of ≥ 0.25 px, each with a `<title>`
-/// tooltip); the size is about 220 bytes a mark. Times are UTC.
+/// tooltip); the size is about 220 bytes a mark. Times are shown in the chart's zone (UTC by default; `chunks --svg`
+/// passes `--tz`), which the caption names.
 ///
 /// ```swift
 /// let svg = ChunkChart(intervals: try store.intervals(of: .stepCount), limits: .init(maxSteps: 10_000, maxSamples: 5_000)).svg()
@@ -31,18 +34,35 @@ public struct ChunkChart: Sendable {
     public let limits: Limits
     /// The picture's size in pixels.
     public let width: Int, height: Int
+    /// The zone the times are shown in, and its name for the caption.
+    public let timeZone: TimeZone, zoneName: String
 
     /// Margins of the plot area.
     private static let left = 56.0, right = 16.0, top = 40.0, bottom = 40.0
     /// The highest share drawn; taller oversize marks are cut there and flagged.
     static let maxShare = 3.0
 
-    /// A chart of `intervals` against `limits`, `width` × `height` pixels.
-    public init(intervals: [SyncInterval], limits: Limits, width: Int = 1200, height: Int = 420) {
+    /// A chart of `intervals` against `limits`, `width` × `height` pixels, times in `timeZone` (named `zoneName`).
+    public init(intervals: [SyncInterval], limits: Limits, width: Int = 1200, height: Int = 420,
+                timeZone: TimeZone = TimeZone(identifier: "UTC")!, zoneName: String = "UTC") {
         self.intervals = intervals
         self.limits = limits
         self.width = max(320, width)
         self.height = max(200, height)
+        self.timeZone = timeZone
+        self.zoneName = zoneName
+    }
+
+    /// `ms` as wall-clock milliseconds in the chart's zone.
+    func local(_ ms: Int64) -> Int64 {
+        let seconds = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000))
+        return ms + Int64(seconds) * 1000
+    }
+
+    /// The instant whose wall-clock time in the chart's zone is `wall` (the offset read at that moment).
+    func instant(wall: Int64) -> Int64 {
+        let guess = wall - (local(wall) - wall)
+        return wall - (local(guess) - guess)
     }
 
     /// The colour of a status: synced green, pending grey, in flight blue, failed red.
@@ -55,11 +75,12 @@ public struct ChunkChart: Sendable {
         }
     }
 
-    /// An interval's share of the limits: the larger of steps ÷ `maxSteps` and samples ÷ `maxSamples` (step
-    /// counts and other cumulative types use their sum; other types only their samples).
+    /// An interval's share of the limits: the larger of steps ÷ `maxSteps` and samples ÷ `maxSamples` for step
+    /// counts; samples ÷ `maxSamples` for every other type (the step limit is not theirs: an energy interval's
+    /// kilocalories against 10,000 steps would read 300 %).
     public func share(of interval: SyncInterval) -> Double {
         let bySamples = Double(interval.samples) / Double(limits.maxSamples)
-        guard interval.kind == .samples, interval.type.kind == .cumulative else { return bySamples }
+        guard interval.kind == .samples, interval.type == .stepCount else { return bySamples }
         return max(interval.steps / limits.maxSteps, bySamples)
     }
 
@@ -143,8 +164,8 @@ public struct ChunkChart: Sendable {
     }
 
     private func tooltip(_ interval: SyncInterval) -> String {
-        var text = "#\(interval.id) \(interval.type.shortName) \(Self.minute(interval.range.start)) – "
-            + "\(Self.minute(interval.range.end)) UTC: "
+        var text = "#\(interval.id) \(interval.type.shortName) \(Self.minute(local(interval.range.start))) – "
+            + "\(Self.minute(local(interval.range.end))) \(zoneName): "
         if interval.kind == .samples, interval.type.kind == .cumulative {
             text += "\(Self.number(interval.steps)) \(interval.type == .stepCount ? "steps" : "sum"), "
         }
@@ -155,8 +176,13 @@ public struct ChunkChart: Sendable {
         return text
     }
 
-    /// Tick marks and labels under the plot: hours, days, months or years, whichever gives at most 10.
-    private func timeAxis(_ out: inout String, first: Int64, last: Int64, x: (Int64) -> Double, baseline: Double) {
+    /// Tick marks and labels under the plot: hours, days, months or years of the chart's zone, whichever gives at
+    /// most 10.
+    private func timeAxis(_ out: inout String, first utcFirst: Int64, last utcLast: Int64, x utcX: (Int64) -> Double,
+                          baseline: Double) {
+        // Ticks are found on the zone's wall clock and placed at the instants they name.
+        let first = local(utcFirst), last = local(utcLast)
+        func x(_ wall: Int64) -> Double { utcX(instant(wall: wall)) }
         let hour: Int64 = 3_600_000, day = 24 * hour
         let fixedSteps: [Int64] = [hour, 2 * hour, 3 * hour, 6 * hour, 12 * hour, day, 2 * day, 7 * day, 14 * day]
         var ticks: [(ms: Int64, label: String)] = []
@@ -186,7 +212,7 @@ public struct ChunkChart: Sendable {
             out += #"<line x1="\#(tx)" x2="\#(tx)" y1="\#(Self.fixed(baseline))" y2="\#(Self.fixed(baseline + 5))" stroke="rgb(95,107,122)"/>"#
             out += #"<text x="\#(tx)" y="\#(Self.fixed(baseline + 18))" text-anchor="middle" fill="rgb(95,107,122)">\#(tick.label)</text>"# + "\n"
         }
-        let caption = "\(Self.minute(first)) – \(Self.minute(last)) UTC"
+        let caption = "\(Self.minute(first)) – \(Self.minute(last)) \(zoneName)"
         out += #"<text x="\#(Self.fixed(Self.left))" y="\#(Self.fixed(baseline + 34))" fill="rgb(95,107,122)">\#(Self.escaped(caption))</text>"# + "\n"
     }
 
