@@ -3,10 +3,11 @@ import NIOCore
 import StepSyncCore
 
 extension HTTPUploader {
-    /// `GET <server>/health` for the sink's identity (``SinkHealthBody/sink``), then `GET <server>/samples/types` with
-    /// the token: every sync checks its token this way before it sends anything, whether intervals are pending or
-    /// not (a sink without that endpoint, 404 or 405, is taken at its word). A 401 or 403 is ``SinkFailure/Kind/refused(status:)`` (the run stops at once); 429/5xx and network
-    /// errors are the sink being away (the run waits and asks again).
+    /// ``probe()``'s `GET <server>/health`, also reading the sink's identity (``SinkHealthBody/sink``), then
+    /// `GET <server>/samples/types` with the token: every sync checks its token this way before it sends anything,
+    /// whether intervals are pending or not (a sink without that endpoint, 404 or 405, is taken at its word). A 401
+    /// or 403 is ``SinkFailure/Kind/refused(status:)`` (the run stops at once); 429/5xx and network errors are the
+    /// sink being away (the run waits and asks again).
     public func identify() async -> SinkIdentification {
         let sink: String?
         do {
@@ -18,8 +19,9 @@ extension HTTPUploader {
             guard let health, health.isStepSyncSink else {
                 let status = Int(response.status.code)
                 if [429, 502, 503, 504].contains(status) {
-                    return .failed(SinkFailure(.unavailable(status: status),
-                                               detail: Self.message(body, status: response.status)))
+                    // A proxy before a sink that is away: wait for it, as a send would.
+                    return .failed(SinkFailure(.unavailable(status: status), detail: Self.message(body, status: response.status),
+                                               retryAfterSeconds: RetryAfter.seconds(response.headers.first(name: "Retry-After"))))
                 }
                 return .failed(SinkFailure(.notASink(status: status),
                                            detail: SinkHealthAnswer.excerpt(body.readableBytesView)))

@@ -2,12 +2,11 @@ import StepSyncCore
 import StepSyncStore
 
 extension SyncEngine {
-    /// A probe of the sink (`GET /health`) followed by the target check: the sink takes the token, and it is the
+    /// A probe of the sink (``Uploader/identify()``: `GET /health`, then the token) and the target check: the sink takes the token, and it is the
     /// sink the ledger last synced to (``SinkTarget/check(recorded:hasSynced:)``), whose target is then recorded as
     /// this store's. `nil` when the run may send; else the failure — waited on when the sink is away, the end of the
     /// run when waiting cannot mend it (a refused token, another sink).
     func probeAndCheckTarget() async -> SinkFailure? {
-        if let failure = await uploader.probe() { return failure }
         switch await uploader.identify() {
         case .failed(let failure):
             return failure

@@ -17,8 +17,9 @@ public protocol Uploader: Sendable {
     /// failure when it could not be reached.
     func probe() async -> SinkFailure?
 
-    /// Who the sink is and whether it takes this client's token: the ``SinkTarget`` a sync compares with the one its
-    /// ledger last synced to, or the failure (``SinkFailure/Kind/refused(status:)`` for a token it refuses).
+    /// ``probe()`` and more: who the sink is and whether it takes this client's token — the ``SinkTarget`` a sync
+    /// compares with the one its ledger last synced to — or the failure (``SinkFailure/Kind/refused(status:)`` for a
+    /// token it refuses). The engine's every probe is this.
     func identify() async -> SinkIdentification
 }
 
@@ -31,6 +32,9 @@ public enum SinkIdentification: Sendable, Hashable {
 }
 
 extension Uploader {
-    /// The address alone (no identity, no token): uploaders that do not speak to a real sink.
-    public func identify() async -> SinkIdentification { .target(SinkTarget(server: server, sink: nil, token: nil)) }
+    /// ``probe()``, then the address alone (no identity, no token): uploaders that do not speak to a real sink.
+    public func identify() async -> SinkIdentification {
+        if let failure = await probe() { return .failed(failure) }
+        return .target(SinkTarget(server: server, sink: nil, token: nil))
+    }
 }

@@ -67,16 +67,20 @@ struct ChunkChartTests {
     func inZone() {
         let h = Milliseconds.hour
         // 2025-05-11 00:00 in New York is 04:00 UTC.
-        let intervals = [SyncInterval(id: 1, range: TimeRange(start: Self.day0 + 4 * h, end: Self.day0 + 4 * h + 3 * 24 * h),
+        let intervals = [SyncInterval(id: 1, range: TimeRange(start: Self.day0 + 4 * h, end: Self.day0 + 4 * h + 8 * 24 * h),
                                       steps: 5_000, samples: 50, status: .synced)]
         let zone = TimeZone(identifier: "America/New_York")!
         let svg = ChunkChart(intervals: intervals, limits: Self.limits, timeZone: zone, zoneName: "America/New_York").svg()
-        #expect(svg.contains("#1 StepCount 2025-05-11 00:00 – 2025-05-14 00:00 America/New_York"), "\(svg)")
-        #expect(svg.contains("2025-05-11 00:00 – 2025-05-14 00:00 America/New_York</text>"))
-        #expect(svg.contains(">2025-05-12</text>") && !svg.contains(" UTC"))
-        // The first day tick (local midnight of the 12th, 04:00 UTC) stands a third of the way across the plot.
+        #expect(svg.contains("#1 StepCount 2025-05-11 00:00 – 2025-05-19 00:00 America/New_York"), "\(svg)")
+        #expect(svg.contains("2025-05-11 00:00 – 2025-05-19 00:00 America/New_York</text>"))
+        #expect(!svg.contains(" UTC"))
+        // Day ticks at local midnights: the first (the 12th, 04:00 UTC) an eighth of the way across the plot, where
+        // a UTC chart puts its first (the 12th, 00:00 UTC) a 48th less far.
         let utc = ChunkChart(intervals: intervals, limits: Self.limits).svg()
-        #expect(utc.contains("2025-05-11 04:00 – 2025-05-14 04:00 UTC"))
+        #expect(utc.contains("2025-05-11 04:00 – 2025-05-19 04:00 UTC"))
+        // The plot is 1,128 px wide from x = 56: 56 + 1,128 ÷ 8 = 197, and 197 − 1,128 ÷ 48 = 173.5.
+        #expect(svg.contains(#"<text x="197" y="#) && svg.contains(">2025-05-12</text>"))
+        #expect(utc.contains(#"<text x="173.5" y="#) && !utc.contains(#"<text x="197" y="#))
     }
 
     @Test("an empty ledger says so; text from the ledger is escaped for XML")

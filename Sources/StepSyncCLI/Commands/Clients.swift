@@ -13,9 +13,9 @@ extension StepSyncCommand {
                 client's token (Authorization: Bearer …), and each client sees only its own samples. The database \
                 keeps the SHA-256 of each token, never the token.
                 Examples:
-                  stepsync clients add anna --database postgresql://stepsync@127.0.0.1:5432/stepsync
-                  stepsync clients list --database postgresql://stepsync@127.0.0.1:5432/stepsync --json
-                  stepsync clients revoke anna --database postgresql://stepsync@127.0.0.1:5432/stepsync
+                  stepsync clients add anna --database postgresql://stepsync@db/stepsync
+                  stepsync clients list --database postgresql://stepsync@db/stepsync --json
+                  stepsync clients revoke anna --database postgresql://stepsync@db/stepsync
                 """,
             subcommands: [Add.self, List.self, Revoke.self])
     }
@@ -30,7 +30,7 @@ extension StepSyncCommand.Clients {
                 The token is the last line of stdout; the client passes it to sync as --token (or \
                 STEPSYNC_TOKEN).
                 Example:
-                  stepsync clients add anna --database postgresql://stepsync@127.0.0.1:5432/stepsync
+                  stepsync clients add anna --database postgresql://stepsync@db/stepsync
                 """)
 
         @OptionGroup var client: ClientNameOptions
@@ -56,8 +56,8 @@ extension StepSyncCommand.Clients {
                 Last seen is updated at most once a minute. Revoked clients are listed with their samples (which stay).
                 Times are shown in --tz (default STEPSYNC_TZ, else the system's zone); --json gives UTC instants.
                 Examples:
-                  stepsync clients list --database postgresql://stepsync@127.0.0.1:5432/stepsync --json
-                  stepsync clients list --database postgresql://stepsync@127.0.0.1:5432/stepsync --tz Europe/Berlin
+                  stepsync clients list --database postgresql://stepsync@db/stepsync --json
+                  STEPSYNC_DATABASE_URL=postgresql://db/x stepsync clients list --tz UTC
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -105,7 +105,7 @@ extension StepSyncCommand.Clients {
             abstract: "Revoke a client: its token is refused (401) by every sink within a second. Its samples stay.",
             discussion: """
                 Example:
-                  stepsync clients revoke anna --database postgresql://stepsync@127.0.0.1:5432/stepsync
+                  stepsync clients revoke anna --database postgresql://stepsync@db/stepsync
                 """)
 
         @OptionGroup var client: ClientNameOptions

@@ -19,10 +19,10 @@ extension StepSyncCommand {
                 leaves it out (`import --restore-deleted` brings it back).
                 Examples:
                   stepsync delete --uuid D67311EE-FACB-41AA-B202-8D266F3EDE18 --yes
-                  stepsync delete --from 2025-05-11T00:00:00.000Z --to 2025-05-12T00:00:00.000Z --yes
+                  stepsync delete --from 2025-05-11 --to 2025-05-11 --yes
                   stepsync delete --from 2025-05-11 --to 2025-05-11 --tz Europe/Paris --yes
-                  stepsync delete --from 2025-05-11T00:00:00.000Z --to 2025-05-12T00:00:00.000Z --type HeartRate --yes
-                  stepsync delete --from 2025-05-11T00:00:00.000Z --to 2025-05-12T00:00:00.000Z --all-types --yes
+                  stepsync delete --from 2025-05-11 --to 2025-05-12 --type HeartRate --yes
+                  stepsync delete --from 2025-05-11T16:00:00.000Z --to 2025-05-12 --all-types
                 """)
 
         @OptionGroup var data: DataDirectoryOptions

@@ -21,8 +21,8 @@ extension StepSyncCommand {
                 Exits non-zero unless every type is exact.
 
                 Examples:
-                  stepsync demo                          # ten years, every type
-                  stepsync demo --types steps            # the steps-only decade (the benchmark figure)
+                  stepsync demo                  # ten years, every type
+                  stepsync demo --types steps    # the steps-only decade (the benchmark)
                   stepsync demo --years 1 --json
                 """)
 

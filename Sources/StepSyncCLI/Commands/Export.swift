@@ -23,8 +23,8 @@ extension StepSyncCommand {
                 stdout (the summary then goes to stderr).
                 Examples:
                   stepsync export --type HeartRate --out heart-rate.csv
-                  stepsync export --type steps --from 2025-01-01 --to 2025-06-30 --tz Europe/Berlin --format ndjson --out steps.ndjson
-                  stepsync export --type steps --format csv --out - | duckdb -c "SELECT avg(value) FROM read_csv_auto('/dev/stdin')"
+                  stepsync export --type steps --from 2025-01-01 --out steps.ndjson
+                  stepsync export --type steps --tz Europe/Berlin --format csv --out -
                 """)
 
         @OptionGroup var data: DataDirectoryOptions

@@ -16,10 +16,10 @@ extension StepSyncCommand {
                 releases; each other type is drawn from its own random streams and follows the same days.
 
                 Examples:
-                  stepsync generate --years 10                          # ten years of iPhone + Watch steps
-                  stepsync generate --years 2 --types all               # plus heart rate, sleep, workouts, …
+                  stepsync generate --years 10                # iPhone + Watch steps
+                  stepsync generate --years 2 --types all     # every type
                   stepsync generate --types heart-rate,sleep,workouts --end 2025-06-30
-                  stepsync generate --append-days 7                     # the next week, never past today
+                  stepsync generate --append-days 7           # up to today
                 """)
 
         @OptionGroup var data: DataDirectoryOptions

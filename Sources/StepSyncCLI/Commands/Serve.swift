@@ -26,7 +26,7 @@ extension StepSyncCommand {
                 Example:
                   stepsync serve --port 8000
                   STEPSYNC_TOKEN=s3cret stepsync serve --host 0.0.0.0 --port 8000
-                  stepsync serve --host 0.0.0.0 --database postgresql://stepsync@db.example:5432/stepsync
+                  stepsync serve --host 0.0.0.0 --database postgresql://stepsync@db/stepsync
                 """)
 
         @OptionGroup var data: DataDirectoryOptions

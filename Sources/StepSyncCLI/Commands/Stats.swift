@@ -17,7 +17,7 @@ extension StepSyncCommand {
                   stepsync stats
                   stepsync stats --tz Asia/Tokyo
                   stepsync stats --json
-                  stepsync stats --daily --from 2025-05-01 --to 2025-05-31 --tz Europe/Berlin --json
+                  stepsync stats --daily --from 2025-05-01 --to 2025-05-31 --json
                 """)
 
         @OptionGroup var data: DataDirectoryOptions
