@@ -37,6 +37,8 @@ extension SyncEngine {
                                   failed: progress.failed, samplesSent: progress.samplesSent,
                                   elapsedSeconds: progress.elapsed.inSeconds)
         result.rejected = progress.rejected
+        result.itemsDone = progress.itemsDone
+        result.itemsTotal = progress.itemsTotal
         result.activeSeconds = progress.activeSeconds
         result.serverWait = progress.serverWait.map {
             .init(message: $0.failure.message(server: uploader.server), retryInSeconds: $0.delay.inSeconds)

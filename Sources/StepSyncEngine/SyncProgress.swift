@@ -11,6 +11,9 @@ public struct SyncProgress: Hashable, Sendable {
     public var failed: Int
     /// Samples acknowledged by the sink so far.
     public var samplesSent: Int
+    /// Samples (and deletions) of the intervals finished so far, and of all the run set out to send: the share a
+    /// progress bar shows (intervals differ in size too much for their count to say how far a run is).
+    public var itemsDone = 0, itemsTotal = 0
     /// Samples left out as invalid so far (recorded as rejected, not sent).
     public var rejected: Int = 0
     /// Seconds since the run started.

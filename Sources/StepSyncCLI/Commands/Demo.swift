@@ -140,7 +140,7 @@ extension StepSyncCommand {
                                                                                  maxSamplesPerRequest: requestSamples,
                                                                                  maxRequestBytes: SyncConfiguration.defaultMaxRequestBytes),
                                                 logger: logger)
-                        var reporter = ProgressReporter(label: "intervals", enabled: !quiet)
+                        var reporter = ProgressReporter(label: "samples", enabled: !quiet)
                         let report = try await engine.run(stop: stop) { reporter.update($0) }
                         reporter.finish()
                         return report

@@ -1,7 +1,8 @@
 import StepSyncEngine
 
 extension ProgressReporter {
-    /// Reports a running sync: intervals done of total, samples sent and samples per second (`sync`, `demo`); while
+    /// Reports a running sync: samples of the finished intervals of all, intervals done of total and samples per second
+    /// (`sync`, `demo`); while
     /// the engine waits for the sink, the one line saying why and when it tries again — and no ETA. Without a
     /// terminal that line is written once per state (a new reason, the sink back), not once per attempt.
     ///
@@ -24,12 +25,21 @@ extension ProgressReporter {
         let rate = active > 0 ? Double(progress.samplesSent) / active : 0
         var detail = "\(Format.number(progress.samplesSent)) samples, \(Format.number(rate.rounded())) samples/s"
         if progress.rejected > 0 { detail += ", \(Format.number(progress.rejected)) rejected" }
-        var eta = ETA.none
-        if progress.done > 0, active > 0, progress.total > progress.done {
-            eta = .seconds(active / Double(progress.done) * Double(progress.total - progress.done))
+        // The bar counts samples (and deletions) of finished intervals, so 95 % means 95 % of the data; the intervals
+        // go in the detail. A run of empty intervals falls back to counting intervals.
+        let bySamples = progress.itemsTotal > 0
+        let done = bySamples ? progress.itemsDone : progress.done
+        let total = bySamples ? progress.itemsTotal : progress.total
+        if bySamples {
+            detail = "\(Format.number(progress.done))/\(Format.number(progress.total)) intervals, "
+                + "\(Format.number(rate.rounded())) samples/s"
+            if progress.rejected > 0 { detail += ", \(Format.number(progress.rejected)) rejected" }
         }
-        update(done: Int64(progress.done), total: Int64(progress.total), detail: detail,
-               force: progress.done == progress.total, eta: eta)
+        var eta = ETA.none
+        if done > 0, active > 0, total > done {
+            eta = .seconds(active / Double(done) * Double(total - done))
+        }
+        update(done: Int64(done), total: Int64(total), detail: detail, force: progress.done == progress.total, eta: eta)
     }
 
     /// `8 s`, `0.2 s`, `30 s`: a wait for people.

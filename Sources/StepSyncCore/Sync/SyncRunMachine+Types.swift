@@ -139,6 +139,11 @@ extension SyncRunMachine {
         public var activeSeconds: Double
         /// The wait for the sink under way, if any.
         public var serverWait: SinkWait?
+        /// Samples (and deletions) of the intervals finished: what a progress bar counts, since intervals differ in
+        /// size by orders of magnitude (a decade of steps in 1,000-sample intervals beside a few large ones).
+        public var itemsDone: Int = 0
+        /// Samples (and deletions) of the intervals the run set out to send.
+        public var itemsTotal: Int = 0
     }
 
     /// A wait for the sink: why, and for how long.
@@ -175,6 +180,8 @@ extension SyncRunMachine {
     public struct Tally: Hashable, Sendable {
         /// Intervals the run set out to send.
         public internal(set) var total = 0
+        /// Samples (and deletions) the run set out to send, and those of the intervals finished.
+        public internal(set) var itemsTotal = 0, itemsDone = 0
         /// Intervals finished: synced, failed, put back, skipped or no longer pending.
         public internal(set) var done = 0
         /// Intervals marked synced.

@@ -63,6 +63,8 @@ public struct SyncRunMachine: Sendable {
     public private(set) var window: InFlightWindow
     /// The window's tickets of the requests in flight, by request number.
     private var tickets: [Int: InFlightWindow.Ticket] = [:]
+    /// The samples (and deletions) each request in flight carries, by its number: counted done when it ends for good.
+    private var requestItems: [Int: Int] = [:]
     /// The number the next request is sent under.
     private var nextRequest = 0
 
@@ -78,6 +80,7 @@ public struct SyncRunMachine: Sendable {
         window = InFlightWindow(policy: .init(lanes: configuration.concurrency, maxInFlight: configuration.maxInFlight))
         random = SplitMix64(seed: SplitMix64.hash(randomSeed, 0x0D0A, 0))
         tally.total = queue.count
+        tally.itemsTotal = queue.reduce(0) { $0 + max(0, $1.samples) }
     }
 
     /// The intervals not yet taken, in the order they will be.
@@ -130,6 +133,13 @@ public struct SyncRunMachine: Sendable {
             if let request, let ticket = tickets.removeValue(forKey: request),
                case .synced(_, _, let count, _) = result {
                 window.acknowledged(ticket, samples: count, at: now)
+            }
+            if let request, let items = requestItems.removeValue(forKey: request) {
+                switch result {
+                case .synced, .failed, .notPending, .endpointMissing: tally.itemsDone += items
+                case .requeued: if isStopping { tally.itemsDone += items }
+                case .split, .sinkUnavailable: break  // pending again: counted when they end
+                }
             }
             requestEnded(result, rejected: rejected, notPending: notPending, at: now, into: &actions)
         }
@@ -257,6 +267,7 @@ public struct SyncRunMachine: Sendable {
             }
             actions.append(.send(Array(queue[next..<(next + take)]), request: nextRequest))
             tickets[nextRequest] = window.send(at: now)
+            requestItems[nextRequest] = queue[next..<(next + take)].reduce(0) { $0 + max(0, $1.samples) }
             nextRequest += 1
             next += take
             inFlight += 1
@@ -268,7 +279,8 @@ public struct SyncRunMachine: Sendable {
     private func progress(at now: Duration) -> Progress {
         Progress(done: tally.done, total: tally.total, synced: tally.synced, failed: tally.failed,
                  samplesSent: tally.samples, rejected: tally.rejectedCount, elapsed: now,
-                 activeSeconds: tally.activeSeconds, serverWait: tally.serverWait)
+                 activeSeconds: tally.activeSeconds, serverWait: tally.serverWait,
+                 itemsDone: min(tally.itemsDone, tally.itemsTotal), itemsTotal: tally.itemsTotal)
     }
 }
 
