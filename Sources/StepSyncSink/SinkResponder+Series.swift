@@ -21,8 +21,8 @@ extension SinkResponder {
     /// The most parts a route or recording is read with (part 0 says how many; a client's details could say a
     /// billion): ``SeriesLimits/maxParts``, 4,096 parts of ≤ 56 KiB (a part 0 saying more is not read).
     static let maxSeriesParts = SeriesLimits.maxParts
-    /// Parts looked up at once while an answer streams: 4 × ≤ 56 KiB of details, decoded, then written and let go.
-    static let seriesBatchParts = 4
+    /// Parts looked up at once while an answer streams: 2 × ≤ 56 KiB of details, decoded, then written and let go.
+    static let seriesBatchParts = 2
     /// The bytes an answer's buffer is handed to the connection at.
     static let seriesChunkBytes = 64 << 10
 
@@ -68,7 +68,7 @@ extension SinkResponder {
     /// `GET /workouts/{uuid}/route[?format=geojson|gpx]`: the route as a GeoJSON Feature (``RouteGeoJSONStream``) or
     /// GPX 1.1 (``RouteGPX``), **streamed part by part**: part 0 is read before the answer starts (so a missing route
     /// is 404), then parts `1..<parts` are looked up ``seriesBatchParts`` at a time, written and let go, the task
-    /// yielding between batches so that one heavy read never holds other clients back. At most
+    /// yielding between parts so that one heavy read never holds other clients back. At most
     /// ``SeriesLimits/maxAnswerPoints`` points are answered (then `truncated`; parts past them are not read); a part
     /// that is absent or unreadable (stored before the parts were checked) is listed in `missingParts`.
     func route(of workout: UUID, query: Query, client: ClientIdentity) async throws -> Response {
@@ -90,7 +90,8 @@ extension SinkResponder {
         let contentType = gpx ? RouteGPX.contentType : RouteGeoJSON.contentType
         let storage = self.storage
         let body = ResponseBody { writer in
-            var out: [UInt8] = gpx ? RouteGPX.head(workout: workout, file: first.file, firstTimeMs: first.points.first?.timeMs) : []
+            var out: [UInt8] = gpx
+                ? RouteGPX.head(workout: workout, file: first.file, firstTimeMs: first.points.first?.timeMs) : []
             var stream = RouteGeoJSONStream(workout: workout, file: first.file)
             var sent = 0
             var truncated = false
@@ -104,7 +105,11 @@ extension SinkResponder {
                 guard sent < SeriesLimits.maxAnswerPoints else { truncated = true; return false }
                 let take = min(part.points.count, SeriesLimits.maxAnswerPoints - sent)
                 truncated = take < part.points.count
-                if gpx { RouteGPX.appendPoints(part.points.prefix(take), to: &out) } else { stream.append(part.points.prefix(take), to: &out) }
+                if gpx {
+                    RouteGPX.appendPoints(part.points.prefix(take), to: &out)
+                } else {
+                    stream.append(part.points.prefix(take), to: &out)
+                }
                 sent += take
                 if out.count >= Self.seriesChunkBytes { try await flush(&out) }
                 return !truncated
@@ -128,8 +133,8 @@ extension SinkResponder {
     /// ``seriesBatchParts`` at a time by `uuid(index)` — while `visit` returns true; returns the indices (among those
     /// looked at) of the parts absent, unreadable by `read`, or of another owner or index: the `missingParts`.
     private static func forEachPart<Part: SeriesPart>(
-        _ first: Part, storage: any SampleStorage, type: SampleType, client: ClientIdentity, uuid: (Int) -> UUID, read: (String) -> Part?,
-        visit: (Part) async throws -> Bool
+        _ first: Part, storage: any SampleStorage, type: SampleType, client: ClientIdentity, uuid: (Int) -> UUID,
+        read: (String) -> Part?, visit: (Part) async throws -> Bool
     ) async throws -> [Int] {
         var missing: [Int] = []
         guard try await visit(first) else { return missing }
@@ -149,9 +154,10 @@ extension SinkResponder {
                     continue
                 }
                 guard try await visit(part) else { return missing }
+                // A part is ≈ 10 ms of decoding and writing in a release build: let other requests run between them.
+                await Task.yield()
             }
             next = batch.upperBound
-            await Task.yield()
         }
         return missing
     }
