@@ -19,8 +19,12 @@ extension SinkResponder {
     ]
 
     /// The most parts a route or recording is read with (part 0 says how many; a client's details could say a
-    /// billion): 4,096 parts of ≤ 56 KiB. A day-long route a point a second is ≈ 160 parts, an ECG 3.
-    static let maxSeriesParts = 4_096
+    /// billion): ``SeriesLimits/maxParts``, 4,096 parts of ≤ 56 KiB (a part 0 saying more is not read).
+    static let maxSeriesParts = SeriesLimits.maxParts
+    /// Parts looked up at once while an answer streams: 2 × ≤ 56 KiB of details, decoded, then written and let go.
+    static let seriesBatchParts = 2
+    /// The bytes an answer's buffer is handed to the connection at.
+    static let seriesChunkBytes = 64 << 10
 
     /// A request path that is one of ``parameterisedRoutes``, with its parameter's text (not yet checked).
     struct SeriesPath {
@@ -61,8 +65,12 @@ extension SinkResponder {
 
     // MARK: - GET /workouts/{uuid}/route
 
-    /// `GET /workouts/{uuid}/route[?format=geojson|gpx]`: the route as a GeoJSON Feature (``RouteGeoJSON``) or GPX 1.1
-    /// (``RouteGPX``).
+    /// `GET /workouts/{uuid}/route[?format=geojson|gpx]`: the route as a GeoJSON Feature (``RouteGeoJSONStream``) or
+    /// GPX 1.1 (``RouteGPX``), **streamed part by part**: part 0 is read before the answer starts (so a missing route
+    /// is 404), then parts `1..<parts` are looked up ``seriesBatchParts`` at a time, written and let go, the task
+    /// yielding between parts so that one heavy read never holds other clients back. At most
+    /// ``SeriesLimits/maxAnswerPoints`` points are answered (then `truncated`; parts past them are not read); a part
+    /// that is absent or unreadable (stored before the parts were checked) is listed in `missingParts`.
     func route(of workout: UUID, query: Query, client: ClientIdentity) async throws -> Response {
         let format = query["format"].map(String.init) ?? "geojson"
         guard format == "geojson" || format == "gpx" else {
@@ -72,21 +80,86 @@ extension SinkResponder {
         guard let sample = try await storage.samples([firstUUID], type: .workoutRoute, for: client).first else {
             throw SinkError.absent("no route of workout \(workout.uuidString) is stored here (its part 0 is not)")
         }
-        guard let first = try? RoutePart(details: sample.details ?? ""), first.workout == workout, first.index == 0,
-              first.count <= Self.maxSeriesParts else {
+        guard let first = try? RoutePart(details: sample.details ?? ""), first.workout == workout, first.index == 0 else {
             throw SinkError.absent("""
-                the route of workout \(workout.uuidString) cannot be read: its part 0 is not a route part of it \
-                with at most \(Self.maxSeriesParts) parts
+                the route of workout \(workout.uuidString) cannot be read: its part 0 is not a valid route part of it \
+                (at most \(Self.maxSeriesParts) parts)
                 """)
         }
-        let others = try await storage.samples(AssembledRoute.otherPartUUIDs(workout: workout, count: first.count),
-                                               type: .workoutRoute, for: client)
-            .compactMap { try? RoutePart(details: $0.details ?? "") }
-        let route = AssembledRoute(first: first, others: others)
-        let (body, contentType) = format == "gpx" ? (RouteGPX.document(route), RouteGPX.contentType)
-                                                  : (RouteGeoJSON.feature(route), RouteGeoJSON.contentType)
-        return Response(status: .ok, headers: [.contentType: contentType],
-                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        let gpx = format == "gpx"
+        let contentType = gpx ? RouteGPX.contentType : RouteGeoJSON.contentType
+        let storage = self.storage
+        let body = ResponseBody { writer in
+            var out: [UInt8] = gpx
+                ? RouteGPX.head(workout: workout, file: first.file, firstTimeMs: first.points.first?.timeMs) : []
+            var stream = RouteGeoJSONStream(workout: workout, file: first.file)
+            var sent = 0
+            var truncated = false
+            func flush(_ out: inout [UInt8]) async throws {
+                try await writer.write(ByteBuffer(bytes: out))
+                out.removeAll(keepingCapacity: true)
+            }
+            let missing = try await Self.forEachPart(first, storage: storage, type: .workoutRoute, client: client,
+                                                uuid: { RoutePart.uuid(workout: workout, index: $0) },
+                                                read: { try? RoutePart(details: $0) }) { part in
+                guard sent < SeriesLimits.maxAnswerPoints else { truncated = true; return false }
+                let take = min(part.points.count, SeriesLimits.maxAnswerPoints - sent)
+                truncated = take < part.points.count
+                if gpx {
+                    RouteGPX.appendPoints(part.points.prefix(take), to: &out)
+                } else {
+                    stream.append(part.points.prefix(take), to: &out)
+                }
+                sent += take
+                if out.count >= Self.seriesChunkBytes { try await flush(&out) }
+                return !truncated
+            }
+            if gpx {
+                out.append(contentsOf: RouteGPX.tail)
+            } else {
+                stream.finish(missingParts: missing, truncated: truncated)
+                while stream.nextChunk(into: &out, maxBytes: Self.seriesChunkBytes) {
+                    try await flush(&out)
+                    await Task.yield()
+                }
+            }
+            if !out.isEmpty { try await flush(&out) }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: contentType], body: body)
+    }
+
+    /// Visits the parts of `first`'s series in order — `first`, then parts `1..<first.count` looked up
+    /// ``seriesBatchParts`` at a time by `uuid(index)` — while `visit` returns true; returns the indices (among those
+    /// looked at) of the parts absent, unreadable by `read`, or of another owner or index: the `missingParts`.
+    private static func forEachPart<Part: SeriesPart>(
+        _ first: Part, storage: any SampleStorage, type: SampleType, client: ClientIdentity, uuid: (Int) -> UUID,
+        read: (String) -> Part?, visit: (Part) async throws -> Bool
+    ) async throws -> [Int] {
+        var missing: [Int] = []
+        guard try await visit(first) else { return missing }
+        var next = 1
+        while next < first.count {
+            let batch = next..<min(first.count, next + Self.seriesBatchParts)
+            let uuids = batch.map(uuid)
+            var found: [Int: Part] = [:]
+            for sample in try await storage.samples(uuids, type: type, for: client) {
+                guard let position = uuids.firstIndex(of: sample.uuid), let part = read(sample.details ?? ""),
+                      part.owner == first.owner, part.index == batch.lowerBound + position else { continue }
+                found[part.index] = part
+            }
+            for index in batch {
+                guard let part = found.removeValue(forKey: index) else {
+                    missing.append(index)
+                    continue
+                }
+                guard try await visit(part) else { return missing }
+                // A part is ≈ 10 ms of decoding and writing in a release build: let other requests run between them.
+                await Task.yield()
+            }
+            next = batch.upperBound
+        }
+        return missing
     }
 
     // MARK: - GET /electrocardiograms
@@ -116,22 +189,43 @@ extension SinkResponder {
 
     // MARK: - GET /electrocardiograms/{uuid}
 
-    /// `GET /electrocardiograms/{uuid}`: one recording's summary with its voltages (``ElectrocardiogramAnswer/recording(_:)``).
+    /// `GET /electrocardiograms/{uuid}`: one recording's summary with its voltages
+    /// (``ElectrocardiogramAnswer/recording(_:truncated:)``), streamed part by part as a route is
+    /// (``route(of:query:client:)``), at most ``SeriesLimits/maxAnswerVoltages`` voltages.
     func electrocardiogram(_ recording: UUID, client: ClientIdentity) async throws -> Response {
         guard let sample = try await storage.samples([recording], type: .electrocardiogram, for: client).first else {
             throw SinkError.absent("no ECG recording \(recording.uuidString) is stored here")
         }
         guard let first = try? ElectrocardiogramPart(details: sample.details ?? ""), first.recording == recording,
-              first.index == 0, first.count <= Self.maxSeriesParts else {
+              first.index == 0 else {
             throw SinkError.absent("""
-                \(recording.uuidString) is not an ECG recording here: the sample is not part 0 of one with at most \
-                \(Self.maxSeriesParts) parts
+                \(recording.uuidString) is not an ECG recording here: the sample is not a valid part 0 of one with at \
+                most \(Self.maxSeriesParts) parts
                 """)
         }
-        let others = try await storage.samples(
-            AssembledElectrocardiogram.otherPartUUIDs(recording: recording, count: first.count),
-            type: .electrocardiogram, for: client)
-            .compactMap { try? ElectrocardiogramPart(details: $0.details ?? "") }
-        return json(ElectrocardiogramAnswer.recording(AssembledElectrocardiogram(first: first, others: others)))
+        let storage = self.storage
+        let body = ResponseBody { writer in
+            var out = ElectrocardiogramAnswer.recordingHead(ElectrocardiogramAnswer.Summary(first))
+            var sent = 0
+            var truncated = false
+            let missing = try await Self.forEachPart(first, storage: storage, type: .electrocardiogram, client: client,
+                                                uuid: { ElectrocardiogramPart.uuid(recording: recording, index: $0) },
+                                                read: { try? ElectrocardiogramPart(details: $0) }) { part in
+                guard sent < SeriesLimits.maxAnswerVoltages else { truncated = true; return false }
+                let take = min(part.microvolts.count, SeriesLimits.maxAnswerVoltages - sent)
+                truncated = take < part.microvolts.count
+                ElectrocardiogramAnswer.appendVoltages(part.microvolts.prefix(take), after: sent, to: &out)
+                sent += take
+                if out.count >= Self.seriesChunkBytes {
+                    try await writer.write(ByteBuffer(bytes: out))
+                    out.removeAll(keepingCapacity: true)
+                }
+                return !truncated
+            }
+            out.append(contentsOf: ElectrocardiogramAnswer.recordingTail(missingParts: missing, truncated: truncated))
+            try await writer.write(ByteBuffer(bytes: out))
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
     }
 }

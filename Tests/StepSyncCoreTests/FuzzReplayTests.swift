@@ -106,6 +106,24 @@ struct FuzzReplayTests {
         #expect(refused == ["malformed_json", "missing_field", "wrong_type", "invalid_type", "invalid_uuid"])
     }
 
+    @Test("every series-parts corpus and crash input, and 2,000 seeded mutations, keep the series readers' promises (issue 31)")
+    func seriesParts() throws {
+        let inputs = try FuzzCorpus("series-parts")
+        #expect(inputs.corpus.count >= 8)
+        var accepted = (routes: 0, electrocardiograms: 0)
+        for input in inputs.all + inputs.mutations(2_000, seed: 31) {
+            #expect(input.bytes.withUnsafeBytes(SeriesPartsOracle.problems) == [], "\(input)")
+            let details = String(decoding: input.bytes.dropFirst(), as: UTF8.self)
+            if (input.bytes.first ?? 0) % 2 == 0 {
+                if (try? RoutePart(details: details)) != nil { accepted.routes += 1 }
+            } else if (try? ElectrocardiogramPart(details: details)) != nil {
+                accepted.electrocardiograms += 1
+            }
+        }
+        // Both sides of each reader are reached: accepted parts (answers built) and refusals.
+        #expect(accepted.routes >= 3 && accepted.electrocardiograms >= 2)
+    }
+
     @Test("every wire-stored corpus and crash input, and 1,000 seeded mutations, read as stored lines of their type")
     func wireStored() throws {
         let inputs = try FuzzCorpus("wire-stored")

@@ -81,7 +81,7 @@ struct SampleValidationTests {
     func reasonKeys() {
         #expect(SampleProblem.Reason.allCases.map(\.rawValue) == [
             "instant_out_of_range", "end_before_start", "value_not_finite", "negative_value", "value_out_of_range",
-            "field_too_long", "invalid_type", "invalid_offset", "nul_character",
+            "field_too_long", "invalid_type", "invalid_offset", "nul_character", "invalid_details",
         ])
     }
 }

@@ -24,6 +24,9 @@ public struct SampleProblem: Error, Hashable, Sendable, CustomStringConvertible 
         case invalidOffset = "invalid_offset"
         /// A text field holding U+0000 (NUL), which PostgreSQL's `text` cannot store and no Health field carries.
         case nulCharacter = "nul_character"
+        /// A series part (a route's or an ECG's) whose `details` are not a valid part of it: a member out of range,
+        /// arrays of different lengths, a point count that is not the sample's value (``SeriesValidation``).
+        case invalidDetails = "invalid_details"
     }
 
     /// What is wrong.

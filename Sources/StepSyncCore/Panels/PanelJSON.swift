@@ -10,6 +10,8 @@ enum PanelJSON {
     /// `null` for `nil` or a value that is not finite.
     static func number(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "null" }
+        // Past 10¹⁵ a double has no thousandths to round, and scaling by 1000 could overflow to infinity (1e306).
+        guard abs(value) < 1e15 else { return "\(value)" }
         let rounded = (value * 1000).rounded() / 1000
         if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
         return "\(rounded)"

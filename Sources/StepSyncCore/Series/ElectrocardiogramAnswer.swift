@@ -12,7 +12,8 @@ import Foundation
 ///
 /// `end` is the instant after the last voltage (`start` + `samples` ÷ `sampleRateHz`, to the millisecond), `samples`
 /// the recording's voltage count, and a header value the export did not have is `null`. One recording adds
-/// `"complete":…,"missingParts":[…],"microvolts":[…]` (the voltages of the parts present, in order).
+/// `"microvolts":[…],"complete":…,"missingParts":[…],"truncated":…` (the voltages of the parts present, in order; at
+/// most ``SeriesLimits/maxAnswerVoltages``, `truncated` when the recording has more).
 public enum ElectrocardiogramAnswer {
     /// One recording's summary (its uuid and header).
     public struct Summary: Hashable, Sendable {
@@ -42,7 +43,10 @@ public enum ElectrocardiogramAnswer {
                let close = bytes[(start + key.count)...].firstIndex(of: UInt8(ascii: "]")) {
                 bytes.removeSubrange((start + key.count)..<close)
             }
-            guard let part = try? ElectrocardiogramPart(details: String(decoding: bytes, as: UTF8.self)),
+            // The cut is a shortcut for the details the sink writes; where it does not read (a key spelled with escapes,
+            // the same bytes inside another member), the whole details are read, checked like any part.
+            guard let part = (try? ElectrocardiogramPart(details: String(decoding: bytes, as: UTF8.self), voltagesCut: true))
+                    ?? (try? ElectrocardiogramPart(details: details)),
                   part.index == 0 else { return nil }
             self.init(part)
         }
@@ -76,23 +80,54 @@ public enum ElectrocardiogramAnswer {
         return out
     }
 
-    /// One recording: its summary, then `complete`, `missingParts` and `microvolts`.
-    public static func recording(_ ecg: AssembledElectrocardiogram) -> [UInt8] {
+    /// One recording: its summary, then `microvolts`, `complete`, `missingParts` and `truncated` (``recordingHead(_:)``,
+    /// ``appendVoltages(_:after:to:)``, ``recordingTail(missingParts:truncated:)``: the pieces a sink streams part
+    /// by part).
+    public static func recording(_ ecg: AssembledElectrocardiogram, truncated: Bool = false) -> [UInt8] {
+        var out = recordingHead(Summary(recording: ecg.recording, header: ecg.header))
+        out.reserveCapacity(out.count + ecg.microvolts.count * 9 + 64)
+        appendVoltages(ecg.microvolts, after: 0, to: &out)
+        out.append(contentsOf: recordingTail(missingParts: ecg.missingParts, truncated: truncated))
+        return out
+    }
+
+    /// A recording's answer up to its first voltage: `{` the summary's members `,"microvolts":[`.
+    public static func recordingHead(_ summary: Summary) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "{")]
-        out.reserveCapacity(512 + ecg.microvolts.count * 9)
-        appendSummaryMembers(Summary(recording: ecg.recording, header: ecg.header), to: &out)
-        JSONBytes.separator(&out)
+        out.reserveCapacity(512)
+        appendSummaryMembers(summary, to: &out)
+        out.append(UInt8(ascii: ","))
+        JSONBytes.key("microvolts", to: &out)
+        out.append(UInt8(ascii: "["))
+        return out
+    }
+
+    /// Appends `voltages` to the `microvolts` array, `written` of which are already out (a comma before each but the
+    /// array's first).
+    public static func appendVoltages(_ voltages: some Sequence<Double>, after written: Int, to out: inout [UInt8]) {
+        var first = written == 0
+        for value in voltages {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSONBytes.appendNumber(value, to: &out)
+        }
+    }
+
+    /// The answer's end after the last voltage: `],"complete":…,"missingParts":[…],"truncated":…}`.
+    public static func recordingTail(missingParts: [Int], truncated: Bool) -> [UInt8] {
+        var out: [UInt8] = Array("],".utf8)
         JSONBytes.key("complete", to: &out)
-        out.append(contentsOf: (ecg.complete ? "true" : "false").utf8)
-        JSONBytes.separator(&out)
+        out.append(contentsOf: (missingParts.isEmpty ? "true" : "false").utf8)
+        out.append(UInt8(ascii: ","))
         JSONBytes.key("missingParts", to: &out)
         out.append(UInt8(ascii: "["))
-        for (i, index) in ecg.missingParts.enumerated() {
+        for (i, index) in missingParts.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             JSONBytes.appendInteger(Int64(index), to: &out)
         }
-        out.append(UInt8(ascii: "]"))
-        SeriesDetails.numbers("microvolts", ecg.microvolts.lazy.map { Optional($0) }, to: &out)
+        out.append(contentsOf: "],".utf8)
+        JSONBytes.key("truncated", to: &out)
+        out.append(contentsOf: (truncated ? "true" : "false").utf8)
         out.append(UInt8(ascii: "}"))
         return out
     }

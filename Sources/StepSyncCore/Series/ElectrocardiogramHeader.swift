@@ -38,8 +38,16 @@ public struct ElectrocardiogramHeader: Hashable, Sendable {
         self.voltageCount = voltageCount
     }
 
-    /// The instant of voltage `index` (UTC ms, rounded to the millisecond).
+    /// The instant of voltage `index` (UTC ms, rounded to the millisecond), kept within ``Instants`` whatever the
+    /// header says (a rate of 10⁻²² Hz or a huge index must not trap: the offset is computed in `Double` and clamped
+    /// before it becomes an integer).
     public func instant(ofVoltage index: Int) -> Int64 {
-        recordedMs + Int64((Double(index) / sampleRateHz * 1000).rounded())
+        let offset = (Double(index) / sampleRateHz * 1000).rounded()
+        let base = min(max(recordedMs, Instants.min), Instants.max)
+        guard offset.isFinite else { return offset < 0 ? Instants.min : Instants.max }
+        let instant = Double(base) + offset
+        guard instant < Double(Instants.max) else { return Instants.max }
+        guard instant > Double(Instants.min) else { return Instants.min }
+        return base + Int64(offset)
     }
 }

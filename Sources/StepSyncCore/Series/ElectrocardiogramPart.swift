@@ -119,17 +119,47 @@ public struct ElectrocardiogramPart: Hashable, Sendable {
             deviceName: deviceName, deviceModel: header.device, details: detailsJSON)
     }
 
-    /// Reads a part back from its `details`.
+    /// Reads a part back from its `details`, checking every member: the one reader of a part, where it enters
+    /// (``SeriesValidation``) and where it is read back (a part stored before these checks is refused here rather
+    /// than trapping a reader: `first + microvolts.count` is only computed once both are known in range).
     ///
-    /// - Throws: ``SeriesDetailsError`` when the details are not an ECG part's.
+    /// - Throws: ``SeriesDetailsError`` naming the member when the details are not an ECG part's: a key missing,
+    ///   `recorded` not an instant, `parts` outside `1…`\ ``SeriesLimits/maxParts``, `part` outside `0..<parts`,
+    ///   `voltageCount` outside `1…`\ ``SeriesLimits/maxVoltageCount``, `first` outside `0..<voltageCount`, no
+    ///   voltages or more than the recording has after `first`, `sampleRateHz` outside ``SeriesLimits/sampleRates``,
+    ///   `utcOffsetSeconds` beyond ±18 h.
     public init(details: String) throws(SeriesDetailsError) {
+        try self.init(details: details, voltagesCut: false)
+    }
+
+    /// ``init(details:)``; `voltagesCut`: the `microvolts` array was emptied before (a list needs only the header),
+    /// so an empty one is taken.
+    init(details: String, voltagesCut: Bool) throws(SeriesDetailsError) {
         let raw = try SeriesDetails.decode(Raw.self, from: details, what: "electrocardiogram part")
-        guard let recordedMs = ISO8601Millis.parse(raw.recorded) else {
-            throw SeriesDetailsError(problem: "electrocardiogram part details: recorded \(raw.recorded) is not an instant")
+        func refuse(_ field: String, _ problem: String) -> SeriesDetailsError {
+            SeriesDetailsError(problem: "electrocardiogram part details: \(field) \(problem)", field: field)
         }
-        guard raw.parts > 0, (0..<raw.parts).contains(raw.part), raw.first >= 0,
-              raw.first + raw.microvolts.count <= raw.voltageCount, raw.sampleRateHz > 0 else {
-            throw SeriesDetailsError(problem: "electrocardiogram part details: part \(raw.part) of \(raw.parts), voltages \(raw.first)+\(raw.microvolts.count) of \(raw.voltageCount)")
+        guard let recordedMs = ISO8601Millis.parse(raw.recorded) else {
+            throw refuse("recorded", "\(InputExcerpt.of(raw.recorded)) is not an instant in \(Instants.description)")
+        }
+        guard (1...SeriesLimits.maxParts).contains(raw.parts) else {
+            throw refuse("parts", "\(raw.parts) is outside 1…\(SeriesLimits.maxParts)")
+        }
+        guard (0..<raw.parts).contains(raw.part) else { throw refuse("part", "\(raw.part) is outside 0..<\(raw.parts)") }
+        guard (1...SeriesLimits.maxVoltageCount).contains(raw.voltageCount) else {
+            throw refuse("voltageCount", "\(raw.voltageCount) is outside 1…\(SeriesLimits.maxVoltageCount)")
+        }
+        guard (0..<raw.voltageCount).contains(raw.first) else {
+            throw refuse("first", "\(raw.first) is outside 0..<\(raw.voltageCount) (voltageCount)")
+        }
+        guard voltagesCut || !raw.microvolts.isEmpty, raw.microvolts.count <= raw.voltageCount - raw.first else {
+            throw refuse("microvolts", "holds \(raw.microvolts.count) voltages from \(raw.first) of \(raw.voltageCount)")
+        }
+        guard SeriesLimits.sampleRates.contains(raw.sampleRateHz) else {
+            throw refuse("sampleRateHz", "\(raw.sampleRateHz) is outside \(SeriesLimits.sampleRates) Hz")
+        }
+        guard SampleValidation.offsetProblem(raw.utcOffsetSeconds) == nil else {
+            throw refuse("utcOffsetSeconds", "\(raw.utcOffsetSeconds) s is beyond ±18 hours")
         }
         self.init(recording: raw.recording, index: raw.part, count: raw.parts, first: raw.first,
                   header: ElectrocardiogramHeader(

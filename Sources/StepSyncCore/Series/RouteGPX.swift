@@ -1,3 +1,5 @@
+import Foundation
+
 /// A workout route as GPX 1.1 the way Apple Health writes its `workout-routes/*.gpx` (`application/gpx+xml`), the
 /// answer of a sink's `GET /workouts/{uuid}/route?format=gpx`:
 ///
@@ -26,10 +28,21 @@ public enum RouteGPX {
     /// The media type of the answer.
     public static let contentType = "application/gpx+xml"
 
-    /// The GPX document of `route`, as UTF-8.
+    /// The GPX document of `route`, as UTF-8 (``head(workout:file:firstTimeMs:)``, ``appendPoints(_:to:)``,
+    /// ``tail``: the pieces a sink streams part by part).
     public static func document(_ route: AssembledRoute) -> [UInt8] {
+        var out = head(workout: route.workout, file: route.file, firstTimeMs: route.points.first?.timeMs)
+        out.reserveCapacity(out.count + route.points.count * 220 + 32)
+        appendPoints(route.points, to: &out)
+        out.append(contentsOf: tail)
+        return out
+    }
+
+    /// The document up to its first point: declaration, `<gpx>`, `<metadata>` with `firstTimeMs` (none: no
+    /// metadata), the track's name and `<trkseg>`.
+    public static func head(workout: UUID, file: String?, firstTimeMs: Int64?) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(512 + route.points.count * 220)
+        out.reserveCapacity(640)
         out.append(contentsOf: """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="stepsync" xmlns="http://www.topografix.com/GPX/1/1" \
@@ -37,15 +50,23 @@ public enum RouteGPX {
             xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
 
             """.utf8)
-        if let first = route.points.first {
+        if let firstTimeMs {
             out.append(contentsOf: " <metadata>\n  <time>".utf8)
-            appendTime(first.timeMs, to: &out)
+            appendTime(firstTimeMs, to: &out)
             out.append(contentsOf: "</time>\n </metadata>\n".utf8)
         }
         out.append(contentsOf: " <trk>\n  <name>".utf8)
-        appendEscaped(trackName(route), to: &out)
+        appendEscaped(trackName(workout: workout, file: file), to: &out)
         out.append(contentsOf: "</name>\n  <trkseg>\n".utf8)
-        for p in route.points {
+        return out
+    }
+
+    /// The document's end after the last point.
+    public static let tail = Array("  </trkseg>\n </trk>\n</gpx>\n".utf8)
+
+    /// Appends one `<trkpt>` line per point.
+    public static func appendPoints(_ points: some Sequence<RoutePoint>, to out: inout [UInt8]) {
+        for p in points {
             out.append(contentsOf: #"   <trkpt lon=""#.utf8)
             appendDecimal(p.longitude, to: &out)
             out.append(contentsOf: #"" lat=""#.utf8)
@@ -65,16 +86,17 @@ public enum RouteGPX {
             }
             out.append(contentsOf: "</trkpt>\n".utf8)
         }
-        out.append(contentsOf: "  </trkseg>\n </trk>\n</gpx>\n".utf8)
-        return out
     }
 
     /// The track's name: the file's name without folder and extension, else `Route <workout uuid>`.
-    static func trackName(_ route: AssembledRoute) -> String {
-        if let file = route.file, let name = file.split(separator: "/").last, !name.isEmpty {
+    static func trackName(_ route: AssembledRoute) -> String { trackName(workout: route.workout, file: route.file) }
+
+    /// The track's name of `workout`'s route in `file`.
+    static func trackName(workout: UUID, file: String?) -> String {
+        if let file, let name = file.split(separator: "/").last, !name.isEmpty {
             return name.hasSuffix(".gpx") ? String(name.dropLast(4)) : String(name)
         }
-        return "Route \(route.workout.uuidString)"
+        return "Route \(workout.uuidString)"
     }
 
     /// `<name>value</name>`.
@@ -132,18 +154,20 @@ public enum RouteGPX {
         }
     }
 
-    /// Text with the XML metacharacters escaped.
-    private static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
-            case UInt8(ascii: "'"): out.append(contentsOf: "&apos;".utf8)
-            case 0x09, 0x0A, 0x0D: out.append(byte)
-            case 0..<0x20: out.append(UInt8(ascii: " ")) // not allowed in XML 1.0
-            default: out.append(byte)
+    /// Text with the XML metacharacters escaped, and every character XML 1.0 forbids (§2.2 `Char`: the C0 controls
+    /// but tab, LF and CR; U+FFFE and U+FFFF) replaced by U+FFFD, so the document stays well-formed whatever a
+    /// client stored as the route's file name. (Lone surrogates cannot occur in a Swift `String`.)
+    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x26: out.append(contentsOf: "&amp;".utf8)
+            case 0x3C: out.append(contentsOf: "&lt;".utf8)
+            case 0x3E: out.append(contentsOf: "&gt;".utf8)
+            case 0x22: out.append(contentsOf: "&quot;".utf8)
+            case 0x27: out.append(contentsOf: "&apos;".utf8)
+            case 0x09, 0x0A, 0x0D: out.append(UInt8(scalar.value))
+            case 0..<0x20, 0xFFFE, 0xFFFF: out.append(contentsOf: "\u{FFFD}".utf8)
+            default: out.append(contentsOf: String(scalar).utf8)
             }
         }
     }

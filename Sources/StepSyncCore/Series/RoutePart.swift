@@ -122,20 +122,38 @@ public struct RoutePart: Hashable, Sendable {
             details: detailsJSON)
     }
 
-    /// Reads a part back from its `details`.
+    /// Reads a part back from its `details`, checking every member: the one reader of a part, where it enters (the
+    /// sink's `POST /samples`, the importer, through ``SeriesValidation``) and where it is read back (so a part
+    /// stored before these checks, or written into a storage by hand, is refused here and never traps a reader).
     ///
-    /// - Throws: ``SeriesDetailsError`` when the details are not a route part's (a key missing, arrays of
-    ///   different lengths, a part index outside `0..<parts`).
+    /// - Throws: ``SeriesDetailsError`` naming the member when the details are not a route part's: a key missing,
+    ///   `parts` outside `1…`\ ``SeriesLimits/maxParts``, `part` outside `0..<parts`, no points, arrays of different
+    ///   lengths, a time outside ``Instants``, a latitude outside −90…90 or a longitude outside −180…180.
     public init(details: String) throws(SeriesDetailsError) {
         let raw = try SeriesDetails.decode(Raw.self, from: details, what: "route part")
+        guard (1...SeriesLimits.maxParts).contains(raw.parts) else {
+            throw SeriesDetailsError(problem: "route part details: parts \(raw.parts) is outside 1…\(SeriesLimits.maxParts)",
+                                     field: "parts")
+        }
+        guard (0..<raw.parts).contains(raw.part) else {
+            throw SeriesDetailsError(problem: "route part details: part \(raw.part) is outside 0..<\(raw.parts)", field: "part")
+        }
         let n = raw.time.count
+        guard n > 0 else { throw SeriesDetailsError(problem: "route part details: time holds no points", field: "time") }
         for (name, array) in [("lat", raw.lat.count), ("lon", raw.lon.count), ("ele", raw.ele?.count ?? n),
                               ("speed", raw.speed?.count ?? n), ("course", raw.course?.count ?? n),
                               ("hAcc", raw.hAcc?.count ?? n), ("vAcc", raw.vAcc?.count ?? n)] where array != n {
-            throw SeriesDetailsError(problem: "route part details: \(name) has \(array) values for \(n) times")
+            throw SeriesDetailsError(problem: "route part details: \(name) has \(array) values for \(n) times", field: name)
         }
-        guard raw.parts > 0, (0..<raw.parts).contains(raw.part) else {
-            throw SeriesDetailsError(problem: "route part details: part \(raw.part) of \(raw.parts)")
+        if let bad = raw.time.firstIndex(where: { !Instants.contains($0) }) {
+            throw SeriesDetailsError(problem: "route part details: time[\(bad)] \(raw.time[bad]) is outside \(Instants.description)",
+                                     field: "time")
+        }
+        if let bad = raw.lat.firstIndex(where: { !(-90...90).contains($0) }) {
+            throw SeriesDetailsError(problem: "route part details: lat[\(bad)] \(raw.lat[bad]) is outside -90…90", field: "lat")
+        }
+        if let bad = raw.lon.firstIndex(where: { !(-180...180).contains($0) }) {
+            throw SeriesDetailsError(problem: "route part details: lon[\(bad)] \(raw.lon[bad]) is outside -180…180", field: "lon")
         }
         self.init(workout: raw.workout, index: raw.part, count: raw.parts, file: raw.file, points: (0..<n).map { i in
             RoutePoint(timeMs: raw.time[i], latitude: raw.lat[i], longitude: raw.lon[i], elevation: raw.ele?[i],

@@ -41,18 +41,31 @@ enum SeriesDetails {
     static func decode<T: Decodable>(_ type: T.Type, from details: String, what: String) throws(SeriesDetailsError) -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(details.utf8))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw SeriesDetailsError(problem: "\(what) details have no \(key.stringValue)", field: key.stringValue)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
+                let DecodingError.dataCorrupted(context) {
+            let field = context.codingPath.first?.stringValue
+            throw SeriesDetailsError(problem: "\(what) details are not readable at \(field ?? "the top"): \(InputExcerpt.of(context.debugDescription))", field: field)
         } catch {
-            throw SeriesDetailsError(problem: "\(what) details are not readable: \(error)")
+            throw SeriesDetailsError(problem: "\(what) details are not readable: \(InputExcerpt.of("\(error)"))")
         }
     }
 }
 
-/// Details of a series sample that are not a part of its kind (wrong keys, arrays of different lengths).
+/// Details of a series sample that are not a part of its kind (wrong keys, arrays of different lengths, an integer
+/// or an instant out of range).
 public struct SeriesDetailsError: Error, Hashable, CustomStringConvertible, Sendable {
     /// What is wrong, for people.
     public var problem: String
+    /// The member of `details` at fault (`first`, `time`, `microvolts`), or `nil` when the whole object is (unreadable
+    /// JSON, a key missing).
+    public var field: String?
     /// Creates an error.
-    public init(problem: String) { self.problem = problem }
+    public init(problem: String, field: String? = nil) {
+        self.problem = problem
+        self.field = field
+    }
     /// The problem.
     public var description: String { problem }
 }

@@ -11,10 +11,12 @@ public enum ISO8601Millis {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Writes the 24 bytes of `format(ms)` at `out`. Only instants in ``Instants`` format faithfully: a year outside
-    /// 0…9999 is clamped (callers check ``Instants/contains(_:)`` at the door, so stored instants never are).
+    /// Writes the 24 bytes of `format(ms)` at `out`. Only instants in ``Instants`` format faithfully: one outside is
+    /// written as the nearest end of the range (callers check ``Instants/contains(_:)`` at the door, so stored instants
+    /// never are; clamping first keeps any `Int64`, `Int64.min` included, from overflowing the day arithmetic).
     @inline(__always)
     public static func write(_ ms: Int64, into out: UnsafeMutablePointer<UInt8>) {
+        let ms = Swift.min(Swift.max(ms, Instants.min), Instants.max)
         let days = floorDiv(ms, Milliseconds.day)
         var msOfDay = ms - days * Milliseconds.day
         let (y, m, d) = civil(fromDays: days)

@@ -110,6 +110,11 @@ public enum WireDecoder {
                 lastKind = sample.type.kind
             }
             try validate(sample, shape, kind: lastKind, index: index)
+            // A series part's details are read and checked where they enter (not on every stored line read back:
+            // the series readers re-check the parts they use).
+            if lastKind == .series, let problem = SeriesValidation.problem(of: sample) {
+                throw .invalidSample(problem, index: index)
+            }
         }
     }
 

@@ -141,10 +141,12 @@ public struct ElectrocardiogramCSV: Hashable, Sendable {
         return value
     }
 
-    /// `512 hertz`, `512 Hz`, `511.9 Hertz` → the number.
+    /// `512 hertz`, `512 Hz`, `511.9 Hertz` → the number; `nil` outside ``SeriesLimits/sampleRates``.
     static func sampleRate(_ text: String) -> Double? {
         let number = text.prefix { $0.isNumber || $0 == "." || $0 == "," }
-        guard let value = voltage(number), value > 0, value <= 100_000 else { return nil }
+        // Within SeriesLimits.sampleRates (1…100,000 Hz): a rate of 10⁻²² Hz would put the voltages' instants past
+        // any Int64 (a trap converting them), so it is a named skip here like any unreadable rate.
+        guard let value = voltage(number), SeriesLimits.sampleRates.contains(value) else { return nil }
         let unit = text.dropFirst(number.count).trimmingSpaces.lowercased()
         return unit.isEmpty || unit.hasPrefix("hertz") || unit == "hz" ? value : nil
     }

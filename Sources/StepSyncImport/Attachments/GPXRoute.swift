@@ -18,18 +18,24 @@ public struct GPXRoute: Hashable, Sendable {
     /// Every point, in file order.
     public var points: [Point]
 
-    /// The most bytes a route file may have (a day-long route a second is about 22 MB).
-    public static let maxBytes = 256 << 20
+    /// The most bytes a route file may have: 64 MiB (Apple writes ≈ 330 bytes a point, so ≈ 200,000 points, 55 hours a
+    /// point a second; a marathon's file is a few MB). A larger file is skipped by reason without being inflated (the
+    /// zip's directory says its size; one that lies is cut at the limit), so a route is imported in bounded memory.
+    public static let maxBytes = 64 << 20
+    /// The most points a route may have: ``SeriesLimits/maxAnswerPoints`` (what a sink answers for one route).
+    public static let maxPoints = SeriesLimits.maxAnswerPoints
 
     /// Parses one file's bytes.
     ///
     /// - Throws: ``GPXRouteError`` naming the line and the problem: not GPX, a point without a valid `lat`, `lon` or
-    ///   `<time>`, a number that is not one, a tag that never ends, more than ``maxBytes`` bytes.
-    public static func parse(_ bytes: [UInt8]) throws(GPXRouteError) -> GPXRoute {
+    ///   `<time>`, a number that is not one, a tag that never ends, more than ``maxBytes`` bytes, more than
+    ///   `maxPoints` points (``maxPoints``).
+    public static func parse(_ bytes: [UInt8], maxPoints: Int = maxPoints) throws(GPXRouteError) -> GPXRoute {
         guard bytes.count <= maxBytes else {
             throw GPXRouteError(line: nil, problem: "is \(bytes.count) bytes, over the limit of \(maxBytes) for a route")
         }
         var parser = Parser(bytes: bytes)
+        parser.maxPoints = maxPoints
         return try parser.run()
     }
 
@@ -46,6 +52,7 @@ public struct GPXRoute: Hashable, Sendable {
         var sawGPX = false
         var name: String?
         var points: [Point] = []
+        var maxPoints = GPXRoute.maxPoints
         /// The point being read, with the line its tag started on.
         var point: (Point, line: Int, hasTime: Bool)?
         /// The leaf element whose text is being collected.
@@ -246,6 +253,9 @@ public struct GPXRoute: Hashable, Sendable {
             if tag == .trkpt, let current = point {
                 guard current.hasTime else {
                     throw GPXRouteError(line: current.line, problem: "has a <trkpt> without a <time>")
+                }
+                guard points.count < maxPoints else {
+                    throw GPXRouteError(line: current.line, problem: "is a point past the limit of \(maxPoints) for a route")
                 }
                 points.append(current.0)
                 point = nil

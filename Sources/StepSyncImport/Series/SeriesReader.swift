@@ -88,7 +88,8 @@ struct SeriesReader {
         }
         let samples = RoutePart.split(route.points, workout: workout.uuid, file: file).compactMap { $0.sample(of: workout) }
         for sample in samples {
-            if let problem = SampleValidation.problem(of: sample, kind: sample.type.kind) {
+            if let problem = SampleValidation.problem(of: sample, kind: sample.type.kind)
+                ?? SeriesValidation.problem(of: sample) {
                 return try skipRoute(file, problem: "a part is refused: \(problem.description)", parser: &parser)
             }
         }
@@ -112,7 +113,8 @@ struct SeriesReader {
             $0.sample(sourceName: Self.electrocardiogramSource.name, sourceBundleId: Self.electrocardiogramSource.bundleId)
         }
         for sample in samples {
-            if let problem = SampleValidation.problem(of: sample, kind: sample.type.kind) {
+            if let problem = SampleValidation.problem(of: sample, kind: sample.type.kind)
+                ?? SeriesValidation.problem(of: sample) {
                 return try skipElectrocardiogram(file, problem: "a part is refused: \(problem.description)", line: 0,
                                                  parser: &parser)
             }
