@@ -193,7 +193,11 @@ public struct HTTPUploader: Uploader {
             if Task.isCancelled { return SinkFailure(.unreachable, detail: "cancelled") }
             switch Self.outcome(of: error) {
             case .unreachable(let detail): return SinkFailure(.unreachable, detail: detail)
-            case .untrusted(let detail): return SinkFailure(.untrusted, detail: detail)
+            case .untrusted(let detail):
+                if let dates = await ServerCertificate.outOfDate(server: server) {
+                    return SinkFailure(.outOfDateCertificate, detail: dates)
+                }
+                return SinkFailure(.untrusted, detail: detail)
             case .transportFailure(let detail): return SinkFailure(.unreachable, detail: detail)
             default: return SinkFailure(.unreachable, detail: Self.describe(error))
             }

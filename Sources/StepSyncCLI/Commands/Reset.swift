@@ -59,6 +59,9 @@ extension StepSyncCommand {
                 return
             }
             let token = EnvironmentValue.or(token, "STEPSYNC_TOKEN")
+            if remote, let warning = CleartextToken.warning(server: server, token: token) {
+                FileHandle.standardError.write(Data((warning + "\n").utf8))
+            }
             let logger = Logger(label: "stepsync.reset") { StreamLogHandler.standardError(label: $0) }
             let remote = remote
             let server = server
@@ -87,8 +90,9 @@ extension StepSyncCommand {
                         print("  \(name): \(count)")
                     }
                 } catch {
+                    let reason = await HTTPUploader.explainWithCertificateDates(error, server: server)
                     FileHandle.standardError.write(Data("""
-                        stepsync reset: the ledger is cleared, but the sink at \(server) may still hold samples: \(HTTPUploader.explain(error, server: server))
+                        stepsync reset: the ledger is cleared, but the sink at \(server) may still hold samples: \(reason)
                         Run `stepsync reset --remote` again to empty it (or `stepsync layer` and `stepsync sync` to send \
                         everything again; the sink de-duplicates).\n
                         """.utf8))
