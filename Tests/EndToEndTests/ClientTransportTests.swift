@@ -46,10 +46,17 @@ struct ClientTransportTests {
         let dir = try TransportHarness.temporaryDirectory("stepsync-dated")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let certificate = try await DatedCertificate.make(in: dir, start: start, end: end)
-        let (status, serve) = try await StepSyncProcess.run([
+        let serve = try StepSyncProcess([
             "serve", "--data-dir", dir + "/sink", "--port", "0",
             "--tls-cert", certificate.certificatePath, "--tls-key", certificate.keyPath,
         ])
+        // It must exit; one that listens instead is stopped at once (the test then fails on the status).
+        let deadline = ContinuousClock.now + .seconds(120)
+        while serve.process.isRunning, !serve.stdout.contains("listening on"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        if serve.process.isRunning { kill(serve.pid, SIGKILL) }
+        let status = try await serve.wait()
         #expect(status == 64, "\(serve.stdout)\(serve.stderr)")
         #expect(serve.stderr.contains("--tls-cert \(certificate.certificatePath): \(phrase) (it is now "), "\(serve.stderr)")
         #expect(!serve.stdout.contains("listening on"))

@@ -91,19 +91,21 @@ struct FolderImportTests {
         let store = w.store
         let thread = Thread { outcome.finish(Result { try HealthImporter(store: store).importExport(at: xml, strict: false) }) }
         thread.start()
-        // A bound, not a synchronisation: an importer that opens a FIFO waits for a writer forever. After it, each
-        // FIFO is opened for writing and closed (a waiting reader then reads its end), so the test fails, not hangs.
+        // A bound, not a synchronisation: an importer that opens a FIFO waits for a writer forever. After it, the
+        // FIFOs are opened for writing and closed again and again (a reader waiting on one then reads its end, and
+        // the next FIFO it opens is released the same way), so the test fails instead of hanging.
         let deadline = ContinuousClock.now + .seconds(120)
         while !outcome.done, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let finishedInTime = outcome.done
-        if !finishedInTime {
+        while !outcome.done {
             for path in fifos {
                 let fd = open(path, O_WRONLY | O_NONBLOCK)
                 if fd >= 0 { close(fd) }
             }
-            while !outcome.done { try await Task.sleep(for: .milliseconds(20)) }
+            try await Task.sleep(for: .milliseconds(20))
         }
         #expect(finishedInTime, "the import blocked on a FIFO")
+        guard finishedInTime else { return }
         let summary = try outcome.result!.get()
         #expect(summary.skipped == [.unreadableRoute: 1, .unreadableElectrocardiogram: 1], "\(summary.firstSkipped)")
         #expect(summary.routes == 1 && summary.routePoints == 7_200 && summary.electrocardiograms == 1)
