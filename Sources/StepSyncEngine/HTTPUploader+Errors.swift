@@ -63,6 +63,15 @@ extension HTTPUploader {
         return describe(error)
     }
 
+    /// ``explain(_:server:)``, but an untrusted certificate whose dates are the cause is named so: `the sink at … cannot
+    /// be trusted: the server's certificate expired on 2021-01-01 00:00:00 UTC …` (``ServerCertificate``).
+    public static func explainWithCertificateDates(_ error: any Error, server: String) async -> String {
+        if untrustedCertificate(error) != nil, let dates = await ServerCertificate.outOfDate(server: server) {
+            return SinkFailure(.outOfDateCertificate, detail: dates).message(server: server)
+        }
+        return explain(error, server: server)
+    }
+
     /// Why the sink's certificate was not trusted, when `error` says so: a verification failure of the chain
     /// (unknown CA, self-signed, expired) or a name the certificate does not hold. Other TLS faults are `nil`
     /// (the sink is unreachable, and waiting may mend them).

@@ -28,7 +28,7 @@ extension HTTPUploader {
             }
             sink = health.sink
         } catch {
-            return .failed(Self.failure(of: error))
+            return .failed(await failure(of: error))
         }
         do {
             var request = HTTPClientRequest(url: server + "/samples/types")
@@ -54,7 +54,7 @@ extension HTTPUploader {
                                            detail: "GET /samples/types: " + Self.message(body, status: response.status)))
             }
         } catch {
-            return .failed(Self.failure(of: error))
+            return .failed(await failure(of: error))
         }
     }
 }

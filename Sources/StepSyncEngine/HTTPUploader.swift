@@ -190,16 +190,21 @@ public struct HTTPUploader: Uploader {
             return SinkFailure(.notASink(status: status),
                                detail: "\(type)\(SinkHealthAnswer.excerpt(body.readableBytesView))")
         } catch {
-            return Self.failure(of: error)
+            return await failure(of: error)
         }
     }
 
-    /// A request's error as a failure of the whole sink (it could not be reached, or not trusted).
-    static func failure(of error: any Error) -> SinkFailure {
+    /// A request's error as a failure of the whole sink: it could not be reached, or not trusted — and when not
+    /// trusted because its certificate's dates are past or to come, that (``SinkFailure/Kind/outOfDateCertificate``).
+    func failure(of error: any Error) async -> SinkFailure {
         if Task.isCancelled { return SinkFailure(.unreachable, detail: "cancelled") }
         switch Self.outcome(of: error) {
         case .unreachable(let detail): return SinkFailure(.unreachable, detail: detail)
-        case .untrusted(let detail): return SinkFailure(.untrusted, detail: detail)
+        case .untrusted(let detail):
+            if let dates = await ServerCertificate.outOfDate(server: server) {
+                return SinkFailure(.outOfDateCertificate, detail: dates)
+            }
+            return SinkFailure(.untrusted, detail: detail)
         case .transportFailure(let detail): return SinkFailure(.unreachable, detail: detail)
         default: return SinkFailure(.unreachable, detail: Self.describe(error))
         }

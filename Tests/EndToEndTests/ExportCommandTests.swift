@@ -142,6 +142,23 @@ struct ExportCommandTests {
         }
     }
 
+    @Test("CSV: names that would run as formulas come out as text (one leading '), the negative value as -3.5")
+    func formulasNeutralised() async throws {
+        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-formula-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try StepStore(dataDirectory: DataDirectory(path: dir + "/data")).insert(FormulaCells.samples)
+        let file = dir + "/hr.csv"
+        let (status, run) = try await StepSyncProcess.run(["export", "--type", "HeartRate", "--format", "csv",
+                                                           "--out", file, "--data-dir", dir + "/data"])
+        #expect(status == 0, "\(run.stderr)")
+        let cells = try await FormulaCells.read(file)
+        #expect(cells.count == 2)
+        for (sample, expected) in zip(FormulaCells.samples, FormulaCells.expected) {
+            #expect(cells[sample.uuid.uuidString] == expected)
+        }
+    }
+
     @Test("the sink's GET /export of the synced heart rate and workouts has the CLI's header and rows (in its arrival order), all but the UTC offset the wire does not carry")
     func sinkAgrees() async throws {
         try await Self.withStore { dir, data in

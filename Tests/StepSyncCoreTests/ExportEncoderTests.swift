@@ -27,6 +27,38 @@ struct ExportEncoderTests {
         #expect(String(decoding: out, as: UTF8.self) == field)
     }
 
+    @Test("a text cell starting with = + - @, tab or CR gets one leading ' (inside the quotes when it needs them)",
+          arguments: [
+              (#"=HYPERLINK("http://x","y")"#, #""'=HYPERLINK(""http://x"",""y"")""#), ("+1+1", "'+1+1"),
+              ("@SUM(1,1)", "\"'@SUM(1,1)\""), ("=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"), ("-2+3", "'-2+3"),
+              ("\tTab", "'\tTab"), ("\rCR", "\"'\rCR\""), ("=", "'="), ("a=b", "a=b"), (" =x", "\" =x\""),
+              ("'quoted", "'quoted"), ("", ""),
+          ])
+    func formulaNeutralised(text: String, field: String) {
+        var out: [UInt8] = []
+        CSVField.append(text, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == field)
+    }
+
+    @Test("a row: formula-like names neutralised, a negative value still a bare number, NDJSON unchanged")
+    func formulaRow() throws {
+        var sample = Self.bare
+        sample.value = -3.5
+        sample.sourceName = "-2+3"
+        sample.deviceName = "@SUM(1,1)"
+        sample.utcOffsetSeconds = -3600
+        let csv = String(decoding: ExportEncoder.rows([sample], format: .csv), as: UTF8.self)
+        #expect(csv == """
+            00000000-0000-4000-8000-000000000001,HKQuantityTypeIdentifierStepCount,1970-01-01T00:00:00.000Z,\
+            1970-01-01T00:01:00.000Z,-3.5,count,'-2+3,com.apple.health,,"'@SUM(1,1)",,-3600,
+
+            """)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(ExportEncoder.rows([sample], format: .ndjson)))
+            as? [String: Any])
+        #expect(object["source"] as? String == "-2+3")
+        #expect(object["device"] as? String == "@SUM(1,1)")
+    }
+
     @Test("the CSV header and a row: every column, details as quoted JSON text, absent values empty, LF")
     func csvRow() {
         #expect(String(decoding: ExportEncoder.header(.csv), as: UTF8.self)

@@ -1,6 +1,7 @@
 import Foundation
 import StepSyncCore
 import StepSyncSink
+import StepSyncTestSupport
 import Testing
 
 /// `GET /export`: the rows of ``ExportEncoder`` (the bytes `stepsync export` writes), streamed, on every storage.
@@ -26,6 +27,24 @@ struct SinkExportTests {
                 // The short name, any case, and csv by default.
                 let short = try await client.send(.GET, "/export?type=heartrate")
                 #expect(short.body == reply.body)
+            }
+        }
+    }
+
+    @Test("CSV: source, version and device names that would run as formulas come out as text; numbers stay numbers")
+    func formulasNeutralised() async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(.jsonl, directory: dir) { client, _ in
+                #expect(try await client.post(samples: FormulaCells.samples).status == 200)
+                let reply = try await client.send(.GET, "/export?type=HeartRate&format=csv")
+                #expect(reply.status == 200, "\(reply.text.prefix(300))")
+                let file = dir + "/formulas.csv"
+                try Data(reply.body).write(to: URL(fileURLWithPath: file))
+                let cells = try await FormulaCells.read(file)
+                #expect(cells.count == 2)
+                for (sample, expected) in zip(FormulaCells.samples, FormulaCells.expected) {
+                    #expect(cells[sample.uuid.uuidString] == expected)
+                }
             }
         }
     }

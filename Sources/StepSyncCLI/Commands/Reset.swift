@@ -71,6 +71,9 @@ extension StepSyncCommand {
                 return
             }
             let token = EnvironmentValue.or(token, "STEPSYNC_TOKEN")
+            if remote, let warning = CleartextToken.warning(server: server, token: token) {
+                FileHandle.standardError.write(Data((warning + "\n").utf8))
+            }
             let logger = PlainLogHandler.logger("stepsync.reset")
             let remote = remote
             let sink = server
@@ -99,8 +102,9 @@ extension StepSyncCommand {
                         print("  \(name): \(count)")
                     }
                 } catch {
+                    let reason = await HTTPUploader.explainWithCertificateDates(error, server: sink)
                     FileHandle.standardError.write(Data("""
-                        stepsync reset: the ledger is cleared, but the sink at \(sink) may still hold samples: \(HTTPUploader.explain(error, server: sink))
+                        stepsync reset: the ledger is cleared, but the sink at \(sink) may still hold samples: \(reason)
                         Run `stepsync reset --remote` again to empty it (or `stepsync layer` and `stepsync sync` to send \
                         everything again; the sink de-duplicates).\n
                         """.utf8))

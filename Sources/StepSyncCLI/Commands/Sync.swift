@@ -149,6 +149,9 @@ extension StepSyncCommand {
                 maxRequestBytes: maxRequestBytes)
             let caCertificateFile = tls.caCertificateFile
             let token = EnvironmentValue.or(token, "STEPSYNC_TOKEN")
+            if let warning = CleartextToken.warning(server: server, token: token) {
+                FileHandle.standardError.write(Data((warning + "\n").utf8))
+            }
             let stop = SyncStop()
             let json = json
             let resend = resend

@@ -10,6 +10,9 @@ public struct SinkFailure: Hashable, Sendable {
         /// The sink's TLS certificate is not trusted here (unknown CA, self-signed, wrong host): waiting does not
         /// mend it, so the run stops at once (``SinkOutageMachine``) with every unsent interval pending.
         case untrusted
+        /// The sink's TLS certificate has expired or is not valid yet (``detail`` names its date): the sink must
+        /// renew it (or a clock is wrong); the run stops at once like ``untrusted``.
+        case outOfDateCertificate
         /// What answers at the URL is not a stepsync sink (its `GET /health` is not the sink's): a wrong `--server`,
         /// which waiting does not mend either, so the run stops at once with every interval pending.
         case notASink(status: Int)
@@ -26,7 +29,7 @@ public struct SinkFailure: Hashable, Sendable {
     /// ``Kind/refused(status:)``, ``Kind/anotherSink``): the run gives up at once.
     public var isFatal: Bool {
         switch kind {
-        case .untrusted, .notASink, .refused, .anotherSink: return true
+        case .untrusted, .outOfDateCertificate, .notASink, .refused, .anotherSink: return true
         case .unreachable, .unavailable: return false
         }
     }
@@ -58,6 +61,9 @@ public struct SinkFailure: Hashable, Sendable {
         case .untrusted:
             return "the sink at \(server) presented a TLS certificate this machine does not trust (\(detail)): "
                 + "give its CA or self-signed certificate with --cacert FILE (or STEPSYNC_CACERT)"
+        case .outOfDateCertificate:
+            return "the sink at \(server) cannot be trusted: \(detail) — renew it on the sink (stepsync serve "
+                + "--tls-cert), or check the clocks of both machines"
         case .notASink(let status):
             return "\(server) is not a stepsync sink: GET /health answered HTTP \(status) (\(detail)); give --server "
                 + "the base URL stepsync serve prints (listening on http://HOST:PORT), with the path prefix if a proxy "
@@ -74,7 +80,7 @@ public struct SinkFailure: Hashable, Sendable {
     /// `HTTP 503: down for maintenance`.
     public var note: String {
         switch kind {
-        case .unreachable, .untrusted, .anotherSink: return detail
+        case .unreachable, .untrusted, .outOfDateCertificate, .anotherSink: return detail
         case .unavailable(let status), .notASink(let status), .refused(let status): return "HTTP \(status): \(detail)"
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StepSyncCore
 import ZIPFoundation
 
 /// The files an export holds beside `export.xml`: route files (`workout-routes/*.gpx`) and ECG files
@@ -30,6 +31,10 @@ struct ExportAttachments {
         case tooLarge(UInt64, limit: Int)
         /// The zip entry cannot be inflated, or the file read.
         case unreadable(String)
+        /// In an unzipped export: a symbolic link that leads out of the export's folder (to this resolved path).
+        case outsideExport(String)
+        /// In an unzipped export: a FIFO, socket or device (what it is), never opened.
+        case notRegularFile(String)
 
         /// As a predicate of the file.
         var description: String {
@@ -37,6 +42,9 @@ struct ExportAttachments {
             case .missing: return "is not in the export"
             case .tooLarge(let size, let limit): return "is \(size) bytes, over the limit of \(limit)"
             case .unreadable(let reason): return "cannot be read (\(reason))"
+            case .outsideExport(let target):
+                return "is a symbolic link out of the export's folder (to \(InputExcerpt.of(target))); it is not read"
+            case .notRegularFile(let kind): return "is \(kind), not a regular file; it is not read"
             }
         }
     }
@@ -93,7 +101,8 @@ struct ExportAttachments {
     /// The bytes of `reference` (a path as `export.xml` names it), at most `maxBytes`.
     ///
     /// - Throws: ``Problem``: not in the export (or a path that climbs out of its folder with `..`), too large, or
-    ///   unreadable (a damaged entry: its checksum is checked).
+    ///   unreadable (a damaged entry: its checksum is checked); in a folder, a link out of it or a special file
+    ///   (``FolderFile``).
     func read(_ reference: String, maxBytes: Int) throws(Problem) -> [UInt8] {
         let parts = reference.split(separator: "/")
         guard !parts.isEmpty, !parts.contains(".."), !parts.contains(".") else { throw .missing }
@@ -116,22 +125,7 @@ struct ExportAttachments {
             }
             return bytes
         case .folder(let base):
-            let url = base.appendingPathComponent(parts.joined(separator: "/"))
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw .missing
-            }
-            guard let handle = FileHandle(forReadingAtPath: url.path) else { throw .unreadable("permission denied") }
-            defer { try? handle.close() }
-            do {
-                let data = try handle.read(upToCount: maxBytes + 1) ?? Data()
-                guard data.count <= maxBytes else { throw Problem.tooLarge(UInt64(data.count), limit: maxBytes) }
-                return [UInt8](data)
-            } catch let problem as Problem {
-                throw problem
-            } catch {
-                throw .unreadable("\(error)")
-            }
+            return try FolderFile.read(parts.joined(separator: "/"), under: base, maxBytes: maxBytes)
         }
     }
 }
