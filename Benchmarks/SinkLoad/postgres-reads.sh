@@ -43,7 +43,8 @@ for round in 1 2; do
   timed hrdaily "/samples/daily?type=HKQuantityTypeIdentifierHeartRate"
 done
 echo "three /steps/daily at once, /health and another client's POST beside them:"
-for i in 1 2 3; do (timed "daily$i" "/steps/daily") & done
+jobs_=()
+for i in 1 2 3; do (timed "daily$i" "/steps/daily") & jobs_+=($!); done
 sleep 1
 for i in 1 2 3 4 5; do
   h=$(curl -s -o /dev/null -w '%{http_code}' "$B/health")
@@ -51,8 +52,10 @@ for i in 1 2 3 4 5; do
     --data "{\"samples\":[{\"uuid\":\"$(cat /proc/sys/kernel/random/uuid)\",\"type\":\"HKQuantityTypeIdentifierStepCount\",\"startDate\":\"2025-01-01T00:00:0${i}Z\",\"endDate\":\"2025-01-01T00:00:0${i}Z\",\"value\":1,\"unit\":\"count\",\"sourceName\":\"x\",\"sourceBundleId\":\"x\"}]}" "$B/samples")
   echo "  health=$h otherPOST=$p"; sleep 0.5
 done
-wait
+wait "${jobs_[@]}"  # not a bare wait: the sink is a job of this shell too
 echo "two /export at once:"
-for i in 1 2; do (timed "export$i" "/export?format=ndjson"; echo "  export$i rows=$(wc -l <"$W/out-export$i")") & done
-wait
+jobs_=()
+for i in 1 2; do (timed "export$i" "/export?format=ndjson"; echo "  export$i rows=$(wc -l <"$W/out-export$i")") & jobs_+=($!); done
+wait "${jobs_[@]}"
+rm -f "$W"/out-*
 uptime
