@@ -7,7 +7,7 @@ extension PostgresSampleStorage {
     /// The first and last start of `client`'s step-count samples: two ends of one range of the
     /// `samples_client_type_start` index (`min`/`max` there read one row each), not a scan.
     public func stepStartBounds(for client: ClientIdentity) async throws -> ClosedRange<Int64>? {
-        try await reporting {
+        try await reporting(read: true) {
             let key = try Self.key(client)
             let logger = self.logger
             return try await self.withConnection { connection in

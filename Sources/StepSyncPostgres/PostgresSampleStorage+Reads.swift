@@ -28,38 +28,36 @@ extension PostgresSampleStorage {
     /// Up to `limit` samples of `client` and `type` whose start is in `from..<to`, in (start, uuid) order after
     /// `cursor`, and — after the first — at most `maxBytes` bytes of stored JSON (the JSONL sink's line of each
     /// sample); `next` is the cursor of the following page, or nil at the end.
+    ///
+    /// The rows are read whole within the call's database deadline and decoded afterwards (``rows(of:)``).
     func page(client: Int64, type: SampleType, after cursor: PageCursor?, from: Int64?, to: Int64?,
               limit: Int, maxBytes: Int = .max) async throws -> (samples: [HealthSample], next: PageCursor?) {
-        let logger = self.logger
-        let query = Self.pageQuery(client: client, type: type, after: cursor, from: from, to: to, limit: limit)
-        return try await withConnection { connection in
-            let rows = try await connection.query(query, logger: logger)
-            var samples: [HealthSample] = []
-            samples.reserveCapacity(min(limit, 10_000))
-            var bytes = 0
-            var line: [UInt8] = []
-            var more = false
-            for try await row in rows {
-                let columns = try row.decode(
-                    (UUID, PostgresInstant, PostgresInstant, Int32?, Double, String, String, String, String?, String?,
-                     String?, String?).self)
-                let sample = HealthSample(
-                    uuid: columns.0, type: type, startMs: columns.1.milliseconds, endMs: columns.2.milliseconds,
-                    utcOffsetSeconds: columns.3, value: columns.4, unit: columns.5, sourceName: columns.6,
-                    sourceBundleId: columns.7, sourceVersion: columns.8, deviceName: columns.9,
-                    deviceModel: columns.10, details: columns.11)
+        let rows = try await rows(of: Self.pageQuery(client: client, type: type, after: cursor, from: from, to: to,
+                                                     limit: limit))
+        var samples: [HealthSample] = []
+        samples.reserveCapacity(min(limit, rows.count))
+        var bytes = 0
+        var line: [UInt8] = []
+        var more = false
+        for row in rows {
+            if samples.count == limit {
+                more = true
+                break
+            }
+            let sample = try Self.sample(row, type: type)
+            if maxBytes != .max {
                 line.removeAll(keepingCapacity: true)
                 WireEncoder.appendStoredLine(sample, to: &line)
-                if samples.count == limit || (!samples.isEmpty && bytes + line.count > maxBytes) {
+                if !samples.isEmpty && bytes + line.count > maxBytes {
                     more = true
                     break
                 }
                 bytes += line.count
-                samples.append(sample)
             }
-            guard more, let last = samples.last else { return (samples, nil) }
-            return (samples, PageCursor(startMs: last.startMs, uuid: last.uuid))
+            samples.append(sample)
         }
+        guard more, let last = samples.last else { return (samples, nil) }
+        return (samples, PageCursor(startMs: last.startMs, uuid: last.uuid))
     }
 
     /// The statement of ``page(client:type:after:from:to:limit:maxBytes:)``: one range of the
@@ -87,29 +85,31 @@ extension PostgresSampleStorage {
     /// The samples of `client` and `type` whose uuid is in `uuids` (distinct), in no particular order: one statement,
     /// `uuid = ANY($1)` on the primary key `(client_id, uuid)`.
     func samples(_ uuids: [UUID], type: SampleType, client: Int64) async throws -> [HealthSample] {
-        let logger = self.logger
         let distinct = Array(Set(uuids))
         guard !distinct.isEmpty else { return [] }
-        return try await withConnection { connection in
-            let rows = try await connection.query("""
-                SELECT uuid, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id,
-                       source_version, device_name, device_model, details::text
-                FROM samples
-                WHERE client_id = \(client) AND uuid = ANY(\(distinct)) AND type = \(type.rawValue)
-                """, logger: logger)
-            var samples: [HealthSample] = []
-            samples.reserveCapacity(distinct.count)
-            for try await row in rows {
-                let columns = try row.decode(
-                    (UUID, PostgresInstant, PostgresInstant, Int32?, Double, String, String, String, String?, String?,
-                     String?, String?).self)
-                samples.append(HealthSample(
-                    uuid: columns.0, type: type, startMs: columns.1.milliseconds, endMs: columns.2.milliseconds,
-                    utcOffsetSeconds: columns.3, value: columns.4, unit: columns.5, sourceName: columns.6,
-                    sourceBundleId: columns.7, sourceVersion: columns.8, deviceName: columns.9,
-                    deviceModel: columns.10, details: columns.11))
-            }
-            return samples
+        let rows = try await rows(of: """
+            SELECT uuid, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id,
+                   source_version, device_name, device_model, details::text
+            FROM samples
+            WHERE client_id = \(client) AND uuid = ANY(\(distinct)) AND type = \(type.rawValue)
+            """)
+        return try rows.map { try Self.sample($0, type: type) }
+    }
+
+    /// The sample of `type` in a row of ``pageQuery(client:type:after:from:to:limit:)``'s columns. A row that does
+    /// not decode is a query error naming the column (never *unavailable*: the database answered).
+    static func sample(_ row: PostgresRow, type: SampleType) throws -> HealthSample {
+        do {
+            let columns = try row.decode(
+                (UUID, PostgresInstant, PostgresInstant, Int32?, Double, String, String, String, String?, String?,
+                 String?, String?).self)
+            return HealthSample(
+                uuid: columns.0, type: type, startMs: columns.1.milliseconds, endMs: columns.2.milliseconds,
+                utcOffsetSeconds: columns.3, value: columns.4, unit: columns.5, sourceName: columns.6,
+                sourceBundleId: columns.7, sourceVersion: columns.8, deviceName: columns.9,
+                deviceModel: columns.10, details: columns.11)
+        } catch let error as PostgresDecodingError {
+            throw PostgresStorageError.query("a stored \(type.shortName) row did not decode (column \(error.columnName))")
         }
     }
 
@@ -128,40 +128,60 @@ extension PostgresSampleStorage {
         }
     }
 
+    /// Rows of step spans read per statement by ``stepSpans(client:overlapping:)``, as many as a page of `/export`:
+    /// a few milliseconds of the database's work in a release build, so a decade (≈ 624k samples) is 125
+    /// statements, each within its own deadline (the rows' arrival counts against it, and a debug build's NIO
+    /// takes ≈ 0.1 ms a row to parse them).
+    static let stepSpanChunk = 5_000
+
     /// Every step-count sample of `client` overlapping `range` (start before its end, end after its start, or a
-    /// zero-length sample inside it), in start order: the input of the daily totals, in one query.
+    /// zero-length sample inside it), in (start, uuid) order: the input of the daily totals.
     ///
     /// A sample overlapping the range may start before it, by at most the longest duration of the client's step
     /// samples: one hour, or the longest sample over an hour, read from the partial index `samples_long_duration`
     /// (migration 2) in the same statement. The rows are then one range of the `(client_id, type_key, start_at)`
     /// index, `[lower − look-back, upper)`, rather than every step sample before `upper`. The look-back is clamped
     /// so that `lower − look-back` stays at or after 0001-01-01 (no sample starts earlier; PostgreSQL would refuse
-    /// an out-of-range timestamp).
+    /// an out-of-range timestamp). The range is read in statements of ``stepSpanChunk`` rows, each after the last
+    /// row of the one before, each within its own database deadline and decoded after it (issue 31: the sink's
+    /// decoding never counts against a deadline, and a decade is never one statement's wait).
     func stepSpans(client: Int64, overlapping range: Range<Int64>) async throws -> [StepSpan] {
-        let logger = self.logger
-        let query = Self.stepSpansQuery(client: client, overlapping: range)
-        return try await withConnection { connection in
-            let rows = try await connection.query(query, logger: logger)
-            var spans: [StepSpan] = []
-            for try await (start, end, value, device) in rows.decode(
-                (PostgresInstant, PostgresInstant, Double, String?).self) {
-                spans.append(StepSpan(startMs: start.milliseconds, endMs: end.milliseconds, value: value,
-                                      deviceName: device))
+        var spans: [StepSpan] = []
+        var after: PageCursor?
+        while true {
+            let rows = try await rows(of: Self.stepSpansQuery(client: client, overlapping: range, after: after,
+                                                              limit: Self.stepSpanChunk))
+            spans.reserveCapacity(spans.count + rows.count)
+            do {
+                for row in rows {
+                    let (start, end, value, device) = try row.decode(
+                        (PostgresInstant, PostgresInstant, Double, String?).self)
+                    spans.append(StepSpan(startMs: start.milliseconds, endMs: end.milliseconds, value: value,
+                                          deviceName: device))
+                }
+                guard rows.count == Self.stepSpanChunk, let last = rows.last else { return spans }
+                let (start, _, _, _, uuid) = try last.decode(
+                    (PostgresInstant, PostgresInstant, Double, String?, UUID).self)
+                after = PageCursor(startMs: start.milliseconds, uuid: uuid)
+            } catch let error as PostgresDecodingError {
+                throw PostgresStorageError.query("a stored step row did not decode (column \(error.columnName))")
             }
-            return spans
         }
     }
 
-    /// The statement of ``stepSpans(client:overlapping:)``. The subquery repeats the partial index's condition word
-    /// for word, so the planner can use it.
-    static func stepSpansQuery(client: Int64, overlapping range: Range<Int64>) -> PostgresQuery {
+    /// The statement of ``stepSpans(client:overlapping:)``: up to `limit` rows after `after` (all when nil). The
+    /// subquery repeats the partial index's condition word for word, so the planner can use it.
+    static func stepSpansQuery(client: Int64, overlapping range: Range<Int64>, after: PageCursor? = nil,
+                               limit: Int? = nil) -> PostgresQuery {
         let lower = PostgresInstant(milliseconds: range.lowerBound)
         let upper = PostgresInstant(milliseconds: range.upperBound)
         let first = PostgresInstant(milliseconds: Instants.min)
+        let afterStart = after.map { PostgresInstant(milliseconds: $0.startMs) }
+        let afterUUID = after?.uuid
         let steps = SampleType.stepCount.rawValue
         let key = SampleTypeKey.of(SampleType.stepCount)
         return """
-            SELECT start_at, end_at, value, device_name FROM samples
+            SELECT start_at, end_at, value, device_name, uuid FROM samples
             WHERE client_id = \(client) AND type_key = \(key) AND type = \(steps) AND start_at < \(upper)
               AND start_at >= \(lower) - least(
                     greatest(interval '1 hour',
@@ -170,7 +190,10 @@ extension PostgresSampleStorage {
                                 AND end_at - start_at > interval '1 hour')),
                     greatest(\(lower) - \(first), interval '0'))
               AND (end_at > \(lower) OR (end_at = start_at AND start_at >= \(lower)))
-            ORDER BY start_at
+              AND (\(afterStart)::timestamptz IS NULL OR start_at >= \(afterStart))
+              AND (\(afterStart)::timestamptz IS NULL OR (start_at, uuid) > (\(afterStart), \(afterUUID)))
+            ORDER BY start_at, uuid
+            LIMIT \(limit ?? Int(Int32.max))
             """
     }
 

@@ -39,19 +39,19 @@ extension PostgresSampleStorage: SampleStorage {
             guard let parsed = PageCursor(text) else { throw SampleStorageError.invalidCursor(text) }
             cursor = parsed
         }
-        return try await reporting {
+        return try await reporting(read: true) {
             let key = try Self.key(client)
             let page = try await self.page(client: key, type: query.type, after: cursor,
                                            from: query.startRange?.lowerBound, to: query.startRange?.upperBound,
                                            limit: query.limit, maxBytes: query.maxBytes)
-            let stored = try await self.count(client: key, type: query.type)
+            let stored = query.countsStored ? try await self.count(client: key, type: query.type) : 0
             return SamplePage(storedCount: stored, samples: page.samples, nextCursor: page.next?.text)
         }
     }
 
     /// One query by primary key (``samples(_:type:client:)``), answered in the order asked.
     public func samples(_ uuids: [UUID], type: SampleType, for client: ClientIdentity) async throws -> [HealthSample] {
-        let found = try await reporting { try await self.samples(uuids, type: type, client: try Self.key(client)) }
+        let found = try await reporting(read: true) { try await self.samples(uuids, type: type, client: try Self.key(client)) }
         let byUUID = Dictionary(found.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
         var answered = Set<UUID>()
         return uuids.compactMap { uuid in
@@ -61,11 +61,11 @@ extension PostgresSampleStorage: SampleStorage {
     }
 
     public func typeCounts(for client: ClientIdentity) async throws -> [SampleType: Int] {
-        try await reporting { try await self.counts(client: try Self.key(client)) }
+        try await reporting(read: true) { try await self.counts(client: try Self.key(client)) }
     }
 
     public func stepSpans(overlapping range: Range<Int64>, for client: ClientIdentity) async throws -> [StepSpan] {
-        try await reporting { try await self.stepSpans(client: try Self.key(client), overlapping: range) }
+        try await reporting(read: true) { try await self.stepSpans(client: try Self.key(client), overlapping: range) }
     }
 
     /// Whether the database answers, within ``Configuration/healthTimeout`` (`serve`: 0.8 s) — never a fresh
@@ -98,7 +98,7 @@ extension PostgresSampleStorage: SampleStorage {
         }
     }
 
-    private func probeInBackground() {
+    func probeInBackground() {
         guard probing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return
         }
@@ -139,7 +139,12 @@ extension PostgresSampleStorage: SampleStorage {
     }
 
     /// Runs `body`, turning every failure into a ``SampleStorageError`` (logged, and remembered for ``health()``).
-    func reporting<R: Sendable>(_ body: () async throws -> R) async throws -> R {
+    ///
+    /// A write that finds the database unavailable marks the storage degraded. A read (`read`) does not: a read
+    /// past its deadline says that *its* statement took long, not that the database is gone, and one client's heavy
+    /// reads must not turn `/health` and every other client's requests to 503 (issue 31). It asks for a background
+    /// probe instead (`SELECT 1` with the ordinary deadline), which marks the storage degraded only if that fails.
+    func reporting<R: Sendable>(read: Bool = false, _ body: () async throws -> R) async throws -> R {
         do {
             let result = try await body()
             if degraded.withLock({ $0 != nil }) {
@@ -157,7 +162,9 @@ extension PostgresSampleStorage: SampleStorage {
             logger.warning("Database request failed; answered 503", metadata: [
                 "postgres.error.kind": "\(failure.kind)", "postgres.error": "\(failure.message)",
             ])
-            if failure.isUnavailable { markDegraded(failure) }
+            if failure.isUnavailable {
+                if read { probeInBackground() } else { markDegraded(failure) }
+            }
             throw SampleStorageError.unavailable(failure.message, retryAfterSeconds: configuration.retryAfterSeconds)
         }
     }

@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import PostgresNIO
 import ServiceLifecycle
 import StepSyncCore
@@ -141,6 +142,18 @@ public final class PostgresSampleStorage: Sendable {
         }
     }
 
+    /// Every row of `query`, read within the call's deadline (``withConnection(timeout:_:)``: the lease, the
+    /// statement, the rows' arrival, collected on the connection's event loop) and handed back once the connection
+    /// has returned to the pool. Reads decode them afterwards: the sink's own work on a page — decoding, encoding,
+    /// writing the answer — never counts against the database's deadline, and never holds a connection (issue 31).
+    func rows(of query: PostgresQuery) async throws -> [PostgresRow] {
+        let logger = self.logger
+        return try await withConnection { connection in
+            let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
+            return try await result.get().rows
+        }
+    }
+
     /// When a call started now must be over (``Configuration/operationTimeout``, or `timeout`).
     func deadline(_ timeout: Duration? = nil) -> ContinuousClock.Instant {
         .now + (timeout ?? configuration.operationTimeout)
@@ -157,6 +170,7 @@ public final class PostgresSampleStorage: Sendable {
         deadline: ContinuousClock.Instant, _ body: @escaping @Sendable (PostgresConnection) async throws -> R
     ) async throws -> R {
         let leased = LeasedConnection()
+        let expired = ExpiryFlag()
         let leaseDeadline = min(deadline, .now + configuration.leaseTimeout)
         let client = self.client
         let logger = self.logger
@@ -165,6 +179,7 @@ public final class PostgresSampleStorage: Sendable {
             PostgresStorageError.unavailable(leased.value.withLock { $0 == nil }
                 ? "no connection within the deadline" : "no answer within the deadline")
         }, onExpiry: {
+            expired.set()
             guard let connection = leased.value.withLock({ $0 }) else { return }
             logger.warning("Database connection closed: no answer within the deadline",
                            metadata: ["postgres.deadline": "\(total)"])
@@ -174,7 +189,15 @@ public final class PostgresSampleStorage: Sendable {
                 group.addTask {
                     .done(try await client.withConnection { connection in
                         leased.value.withLock { $0 = connection }
-                        return try await body(connection)
+                        do {
+                            return try await body(connection)
+                        } catch {
+                            // Past the deadline the connection is being closed: hand it back to the pool only once
+                            // it is, so that the pool never leases it to another request (another client's POST
+                            // failed `clientClosedConnection` so, issue 31).
+                            if expired.value { try? await connection.closeFuture.get() }
+                            throw error
+                        }
                     })
                 }
                 group.addTask {
@@ -235,4 +258,11 @@ private enum LeaseOutcome<R: Sendable>: Sendable {
 /// The connection a call leased, once it has (the lease timer then no longer applies; the deadline closes it).
 private final class LeasedConnection: Sendable {
     let value = Mutex<PostgresConnection?>(nil)
+}
+
+/// Whether a call's deadline passed (its connection is then being closed).
+private final class ExpiryFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { flag.store(true, ordering: .releasing) }
+    var value: Bool { flag.load(ordering: .acquiring) }
 }

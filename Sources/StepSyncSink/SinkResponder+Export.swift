@@ -43,7 +43,7 @@ extension SinkResponder {
         let type = if let text = query["type"] { try await exportType(String(text), client: client) } else { SampleType.stepCount }
         let storage = self.storage
         let pageQuery = SamplePageQuery(type: type, limit: Self.exportPageLimit, maxBytes: configuration.maxPageBytes,
-                                        startRange: range.start..<range.end)
+                                        startRange: range.start..<range.end, countsStored: false)
         let first = try await storage.page(pageQuery, for: client)
         let filename = "\(type.shortName).\(format.fileExtension)"
         let headers: HTTPFields = [

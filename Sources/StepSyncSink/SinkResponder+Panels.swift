@@ -91,7 +91,7 @@ extension SinkResponder {
         repeat {
             let page = try await storage.page(
                 SamplePageQuery(type: type, cursor: cursor, limit: configuration.maxPageLimit,
-                                maxBytes: configuration.maxPageBytes, startRange: range),
+                                maxBytes: configuration.maxPageBytes, startRange: range, countsStored: false),
                 for: client)
             body(page.samples)
             cursor = page.nextCursor

@@ -15,12 +15,14 @@ import Synchronization
 func withPostgresSink<R: Sendable, C: Clock>(
     url: String, clock: C, logger: Logger = quietLogger, leaseTimeout: Duration = PostgresHarness.patientLeaseTimeout,
     healthTimeout: Duration = PostgresHarness.patientLeaseTimeout, maxTypes: Int = 256,
+    operationTimeout: Duration = .seconds(6),
     _ body: @Sendable (_ port: Int) async throws -> R
 ) async throws -> R where C.Duration == Duration {
     // Migrating is set-up, not the behaviour under test: it waits as long as the machine needs.
     let setUp = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout)
     _ = try await PostgresSampleStorage.withStorage(configuration: setUp, logger: logger) { _ in }
     let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: leaseTimeout,
+                                                            operationTimeout: operationTimeout,
                                                             healthTimeout: healthTimeout, maxTypes: maxTypes)
     let storage = PostgresSampleStorage(configuration: configuration, logger: logger)
     let authenticator = ClientAuthenticator(storage: storage, time: TimeSource(clock))
@@ -33,9 +35,11 @@ func withPostgresSink<R: Sendable, C: Clock>(
 func withPostgresSink<R: Sendable>(url: String, logger: Logger = quietLogger,
                                    leaseTimeout: Duration = PostgresHarness.patientLeaseTimeout,
                                    healthTimeout: Duration = PostgresHarness.patientLeaseTimeout, maxTypes: Int = 256,
+                                   operationTimeout: Duration = .seconds(6),
                                    _ body: @Sendable (_ port: Int) async throws -> R) async throws -> R {
     try await withPostgresSink(url: url, clock: ContinuousClock(), logger: logger, leaseTimeout: leaseTimeout,
-                               healthTimeout: healthTimeout, maxTypes: maxTypes, body)
+                               healthTimeout: healthTimeout, maxTypes: maxTypes, operationTimeout: operationTimeout,
+                               body)
 }
 
 /// Adds clients directly through the storage; returns their tokens by name.

@@ -2,7 +2,8 @@ import StepSyncCore
 
 /// One page of samples (`GET /steps`, `GET /samples`).
 public struct SamplePage: Sendable {
-    /// How many samples of the type the client holds (all of them, not only this page's).
+    /// How many samples of the type the client holds (all of them, not only this page's); 0 may mean "not counted"
+    /// when the query said it needs no count (``SamplePageQuery/countsStored``).
     public var storedCount: Int
     /// The page's samples, in the storage's order (arrival for JSONL; start, then uuid, for PostgreSQL).
     public var samples: [HealthSample]
