@@ -265,7 +265,7 @@ struct SinkSeriesTests {
     // MARK: - Tenants and strangers
 
     @Test("PostgreSQL: another client of the same sink gets 404 for a route and an ECG, and an empty list",
-          .enabled(if: PostgresHarness.shouldRun))
+          .enabled(if: PostgresHarness.shouldRun, "PostgreSQL server binaries not installed"))
     func otherClientSeesNothing() async throws {
         let workout = Self.workout(5)
         let ecg = Self.ecg(Self.header("2025-06-05T08:07:00.000Z", classification: "Sinus Rhythm"), Self.voltages())
