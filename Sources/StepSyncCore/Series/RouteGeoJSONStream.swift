@@ -24,6 +24,9 @@ public struct RouteGeoJSONStream: Sendable {
     /// `speed`, `course`, `hAcc`, `vAcc` per point; NaN for a point without the value (JSON has no NaN: none is real).
     private var columns: [[Double]] = [[], [], [], []]
     private var tail: Tail?
+    /// The route's files in order (a workout's route may be several files) and each one's point count.
+    private var segmentFiles: [String?] = []
+    private var segmentPoints: [Int] = []
 
     private struct Tail: Sendable {
         var missingParts: [Int]
@@ -41,9 +44,25 @@ public struct RouteGeoJSONStream: Sendable {
         self.file = file
     }
 
-    /// Appends the positions of `newPoints` (the next part's, in order) to `out` and keeps their properties.
+    /// Appends the positions of the next part's points, from route file `file`: a file other than the previous
+    /// part's starts a new entry of the `segments` property (one per file: its name, points, first and last instant).
+    public mutating func append(_ newPoints: some Collection<RoutePoint>, file: String?, to out: inout [UInt8]) {
+        if segmentFiles.isEmpty || segmentFiles[segmentFiles.count - 1] != file {
+            segmentFiles.append(file)
+            segmentPoints.append(0)
+        }
+        append(newPoints, to: &out)
+    }
+
+    /// Appends the positions of `newPoints` (the next part's, in order) to `out` and keeps their properties (in the
+    /// current segment: the route's file given at ``init(workout:file:)`` when none was started).
     public mutating func append(_ newPoints: some Collection<RoutePoint>, to out: inout [UInt8]) {
         precondition(tail == nil, "append after finish")
+        if segmentFiles.isEmpty {
+            segmentFiles.append(file)
+            segmentPoints.append(0)
+        }
+        segmentPoints[segmentPoints.count - 1] += newPoints.count
         times.reserveCapacity(times.count + newPoints.count)
         for p in newPoints {
             points += 1
@@ -91,6 +110,7 @@ public struct RouteGeoJSONStream: Sendable {
                 JSONBytes.key("file", to: &out)
                 if let file { JSONBytes.appendString(file, to: &out) } else { out.append(contentsOf: "null".utf8) }
                 SeriesDetails.integer("points", Int64(points), to: &out)
+                writeSegments(to: &out)
                 JSONBytes.separator(&out)
                 JSONBytes.key("times", to: &out)
                 out.append(UInt8(ascii: "["))
@@ -140,6 +160,29 @@ public struct RouteGeoJSONStream: Sendable {
             }
         }
         return tail.section < 6
+    }
+
+    /// `"segments":[{"file":…,"points":n,"start":"…","end":"…"}…]`: one per route file, in the answer's order (the
+    /// points of segment k are the `points` after those of segments 0..<k; a gap between files is not a path).
+    private func writeSegments(to out: inout [UInt8]) {
+        JSONBytes.separator(&out)
+        JSONBytes.key("segments", to: &out)
+        out.append(UInt8(ascii: "["))
+        var first = 0
+        for (k, count) in segmentPoints.enumerated() where count > 0 {
+            if first > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"file":"#.utf8)
+            if let file = segmentFiles[k] { JSONBytes.appendString(file, to: &out) } else { out.append(contentsOf: "null".utf8) }
+            out.append(contentsOf: #","points":"#.utf8)
+            JSONBytes.appendInteger(Int64(count), to: &out)
+            out.append(contentsOf: #","start":""#.utf8)
+            out.append(contentsOf: ISO8601Millis.format(times[first]).utf8)
+            out.append(contentsOf: #"","end":""#.utf8)
+            out.append(contentsOf: ISO8601Millis.format(times[first + count - 1]).utf8)
+            out.append(contentsOf: #""}"#.utf8)
+            first += count
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// The geometry's end: a `Point` for one point, an empty `LineString` for none, else the open array closed.
