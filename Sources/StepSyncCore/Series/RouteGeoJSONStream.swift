@@ -31,9 +31,12 @@ public struct RouteGeoJSONStream: Sendable {
     private struct Tail: Sendable {
         var missingParts: [Int]
         var truncated: Bool
-        /// -1: the geometry's end and the properties' head; 0…4: the arrays (`times`, then ``columnNames``); 5: the end.
+        /// -1: the geometry's end and the properties' head; 0…4: the arrays (`times`, then ``columnNames``);
+        /// 5: `segments`; 6: the end.
         var section = -1
         var cursor = 0
+        /// While writing `segments`: the index of the current segment's first point.
+        var firstPoint = 0
     }
 
     private static let columnNames: [StaticString] = ["speeds", "courses", "horizontalAccuracies", "verticalAccuracies"]
@@ -110,7 +113,6 @@ public struct RouteGeoJSONStream: Sendable {
                 JSONBytes.key("file", to: &out)
                 if let file { JSONBytes.appendString(file, to: &out) } else { out.append(contentsOf: "null".utf8) }
                 SeriesDetails.integer("points", Int64(points), to: &out)
-                writeSegments(to: &out)
                 JSONBytes.separator(&out)
                 JSONBytes.key("times", to: &out)
                 out.append(UInt8(ascii: "["))
@@ -131,13 +133,29 @@ public struct RouteGeoJSONStream: Sendable {
                 }
                 guard tail.cursor == count else { continue }
                 out.append(UInt8(ascii: "]"))
+                out.append(UInt8(ascii: ","))
                 if tail.section < 4 {
-                    out.append(UInt8(ascii: ","))
                     JSONBytes.key(Self.columnNames[tail.section], to: &out)
-                    out.append(UInt8(ascii: "["))
+                } else {
+                    JSONBytes.key("segments", to: &out)
                 }
+                out.append(UInt8(ascii: "["))
                 (tail.section, tail.cursor) = (tail.section + 1, 0)
             case 5:
+                // One entry per route file, a few hundred bytes each: the chunk bound holds.
+                while tail.cursor < segmentPoints.count, out.count < maxBytes {
+                    let count = segmentPoints[tail.cursor]
+                    if count > 0 {
+                        if tail.firstPoint > 0 { out.append(UInt8(ascii: ",")) }
+                        writeSegment(file: segmentFiles[tail.cursor], first: tail.firstPoint, count: count, to: &out)
+                        tail.firstPoint += count
+                    }
+                    tail.cursor += 1
+                }
+                guard tail.cursor == segmentPoints.count else { continue }
+                out.append(UInt8(ascii: "]"))
+                (tail.section, tail.cursor) = (6, 0)
+            case 6:
                 // Explicit commas: `out` may have been emptied since the last byte (``JSONBytes/separator(_:)`` looks).
                 out.append(UInt8(ascii: ","))
                 JSONBytes.key("complete", to: &out)
@@ -153,36 +171,27 @@ public struct RouteGeoJSONStream: Sendable {
                 JSONBytes.key("truncated", to: &out)
                 out.append(contentsOf: (tail.truncated ? "true" : "false").utf8)
                 out.append(contentsOf: "}}".utf8)
-                tail.section = 6
+                tail.section = 7
                 return false
             default:
                 return false
             }
         }
-        return tail.section < 6
+        return tail.section < 7
     }
 
-    /// `"segments":[{"file":…,"points":n,"start":"…","end":"…"}…]`: one per route file, in the answer's order (the
-    /// points of segment k are the `points` after those of segments 0..<k; a gap between files is not a path).
-    private func writeSegments(to out: inout [UInt8]) {
-        JSONBytes.separator(&out)
-        JSONBytes.key("segments", to: &out)
-        out.append(UInt8(ascii: "["))
-        var first = 0
-        for (k, count) in segmentPoints.enumerated() where count > 0 {
-            if first > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"file":"#.utf8)
-            if let file = segmentFiles[k] { JSONBytes.appendString(file, to: &out) } else { out.append(contentsOf: "null".utf8) }
-            out.append(contentsOf: #","points":"#.utf8)
-            JSONBytes.appendInteger(Int64(count), to: &out)
-            out.append(contentsOf: #","start":""#.utf8)
-            out.append(contentsOf: ISO8601Millis.format(times[first]).utf8)
-            out.append(contentsOf: #"","end":""#.utf8)
-            out.append(contentsOf: ISO8601Millis.format(times[first + count - 1]).utf8)
-            out.append(contentsOf: #""}"#.utf8)
-            first += count
-        }
-        out.append(UInt8(ascii: "]"))
+    /// One entry of `segments`: `{"file":…,"points":n,"start":"…","end":"…"}` (the points of segment k are the
+    /// `points` after those of segments 0..<k; a gap between files is not a path).
+    private func writeSegment(file: String?, first: Int, count: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"file":"#.utf8)
+        if let file { JSONBytes.appendString(file, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        out.append(contentsOf: #","points":"#.utf8)
+        JSONBytes.appendInteger(Int64(count), to: &out)
+        out.append(contentsOf: #","start":""#.utf8)
+        out.append(contentsOf: ISO8601Millis.format(times[first]).utf8)
+        out.append(contentsOf: #"","end":""#.utf8)
+        out.append(contentsOf: ISO8601Millis.format(times[first + count - 1]).utf8)
+        out.append(contentsOf: #""}"#.utf8)
     }
 
     /// The geometry's end: a `Point` for one point, an empty `LineString` for none, else the open array closed.
