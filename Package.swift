@@ -126,7 +126,9 @@ let package = Package(
         ]),
         .testTarget(name: "StepSyncSinkTests", dependencies: [
             "StepSyncCore", "StepSyncSink", "StepSyncPostgres", "StepSyncTestSupport", "DailyReference",
-            "StepSyncImport", // GPXRoute reads the sink's GPX back
+            "StepSyncImport", // GPXRoute reads the sink's GPX back; HealthImporter imports a route export
+            "StepSyncStore",
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),

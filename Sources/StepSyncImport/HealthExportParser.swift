@@ -205,10 +205,10 @@ struct HealthExportParser: XMLTagHandler {
         case .workout(let line):
             switch workouts.finish() {
             case .sample(let sample, let kind):
-                if try emit(sample, kind: kind, line: line, element: "Workout"), let route = workouts.route {
+                if try emit(sample, kind: kind, line: line, element: "Workout"), !workouts.routes.isEmpty {
                     var workout = sample
                     workout.details = nil  // a small list: only what the route's parts take from their workout
-                    routedWorkouts.append(RoutedWorkout(workout: workout, file: route, line: line))
+                    routedWorkouts.append(RoutedWorkout(workout: workout, files: workouts.routes, line: line))
                 }
             case .skip(let reason, let detail):
                 try skip(SkippedRecord(line: line, element: "Workout", type: workouts.activityType, reason: reason, detail: detail))

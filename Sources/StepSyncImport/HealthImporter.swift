@@ -58,6 +58,7 @@ public struct HealthImporter: Sendable {
             var bytesRead: Int64 = 0
             var routes = 0
             var routePoints = 0
+            var orphanRoutes = 0
             var electrocardiograms = 0
         }
         // Two halves on two cores: a reader thread inflates, scans and decodes; this thread (the store's writer)
@@ -87,9 +88,10 @@ public struct HealthImporter: Sendable {
                     }
                     if newParts > 0 {
                         switch batch.kind {
-                        case .route:
+                        case .route, .orphanRoute:
                             counts.routes += 1
                             counts.routePoints += newPoints
+                            if batch.kind == .orphanRoute { counts.orphanRoutes += 1 }
                         case .electrocardiogram:
                             counts.electrocardiograms += 1
                         }
@@ -122,6 +124,7 @@ public struct HealthImporter: Sendable {
             otherElements: counts.parser.otherElements,
             nestedRecords: counts.parser.nestedRecords,
             routes: counts.routes,
+            orphanRoutes: counts.orphanRoutes,
             routePoints: counts.routePoints,
             electrocardiograms: counts.electrocardiograms,
             seconds: elapsed.inSeconds)

@@ -34,8 +34,12 @@ public struct ImportSummary: Sendable {
     public var otherElements: [String: Int]
     /// Records nested in correlations: they repeat top-level records and are not stored twice.
     public var nestedRecords: Int
-    /// Routes stored this run (a route file with at least one new part; a re-import stores none).
+    /// Routes stored this run (a workout's route, all its files, or a route file no workout names, with at least one
+    /// new part; a re-import stores none).
     public var routes: Int
+    /// Of ``routes``, the route files no workout names (a trimmed export): stored under
+    /// ``StepSyncCore/RoutePart/orphanOwner(file:)``, listed by a sink's `GET /routes`.
+    public var orphanRoutes: Int = 0
     /// The points of the new route parts.
     public var routePoints: Int
     /// ECG recordings stored this run (an ECG file with at least one new part).

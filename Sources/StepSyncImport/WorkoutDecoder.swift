@@ -14,9 +14,11 @@ import StepSyncCore
 ///                 "average":152.4,"minimum":98,"maximum":178,"unit":"count/min"}],
 ///  "events":[{"type":"HKWorkoutEventTypeSegment","date":"…Z","duration":600}],
 ///  "route":"/workout-routes/route_2026-09-16_6.32pm.gpx",
+///  "routes":["/workout-routes/route_2026-09-16_6.32pm.gpx","/workout-routes/route_2026-09-16_6.36pm.gpx"],
 ///  "metadata":[["HKIndoorWorkout","0"],["HKTimeZone","Europe/Paris"]]}
 /// ```
 ///
+/// `route` is the first route file named; `routes` (only when there are several) every one, once each, as named.
 /// Dates are ISO-8601 UTC; durations are seconds; `metadata` is a list of pairs because a key may repeat. Only
 /// *direct* children of the workout are read: the `WorkoutStatistics` and `WorkoutEvent` inside a
 /// `WorkoutActivity` (iOS 16 and later) repeat the workout's own and are left out, as are `Location` points of old
@@ -40,8 +42,9 @@ struct WorkoutDecoder {
     private var events: [UInt8] = []
     private var metadata: [UInt8] = []
     private var head: [UInt8] = []
-    /// The path of the route file the workout being read names (`/workout-routes/….gpx`), if any.
-    private(set) var route: String?
+    /// The route files the workout being read names (`/workout-routes/….gpx`), once each, in the order named:
+    /// watchOS often writes one `<WorkoutRoute>` a few minutes, and may name one file twice.
+    private(set) var routes: [String] = []
     private var name: [UInt8] = []
 
     /// The activity type of the workout being read, for naming it when it is skipped.
@@ -53,7 +56,7 @@ struct WorkoutDecoder {
     mutating func begin(_ attributes: UnsafeRawBufferPointer, line: Int) throws -> (SkipReason, String)? {
         sample = nil
         failure = nil
-        route = nil
+        routes.removeAll(keepingCapacity: true)
         activityType = nil
         statistics.removeAll(keepingCapacity: true)
         events.removeAll(keepingCapacity: true)
@@ -200,10 +203,13 @@ struct WorkoutDecoder {
             out.append(UInt8(ascii: "}"))
         } else if XMLAttributes.equals(tag.name, "MetadataEntry") {
             try MetadataEntry.append(tag, to: &metadata)
-        } else if XMLAttributes.equals(tag.name, "FileReference"), route == nil {
+        } else if XMLAttributes.equals(tag.name, "FileReference") {
+            var path: String?
             try XMLAttributes.forEach(tag.attributes, line: tag.line) { k, v in
-                if XMLAttributes.equals(k, "path") { route = XMLAttributes.decode(v) }
+                if XMLAttributes.equals(k, "path") { path = XMLAttributes.decode(v) }
             }
+            // Bounded: a route has at most `SeriesLimits.maxParts` parts, so more files could not be stored as one.
+            if let path, routes.count < SeriesLimits.maxParts, !routes.contains(path) { routes.append(path) }
         }
     }
 
@@ -221,7 +227,16 @@ struct WorkoutDecoder {
             JSONBytes.separator(&out); JSONBytes.key("events", to: &out)
             out.append(UInt8(ascii: "[")); out.append(contentsOf: events); out.append(UInt8(ascii: "]"))
         }
-        if let route { JSONBytes.member("route", string: route, to: &out) }
+        if let route = routes.first { JSONBytes.member("route", string: route, to: &out) }
+        if routes.count > 1 {
+            JSONBytes.separator(&out); JSONBytes.key("routes", to: &out)
+            out.append(UInt8(ascii: "["))
+            for (i, route) in routes.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONBytes.appendString(route, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
         if !metadata.isEmpty {
             JSONBytes.separator(&out); JSONBytes.key("metadata", to: &out)
             out.append(UInt8(ascii: "[")); out.append(contentsOf: metadata); out.append(UInt8(ascii: "]"))

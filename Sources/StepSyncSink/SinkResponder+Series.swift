@@ -94,6 +94,7 @@ extension SinkResponder {
                 ? RouteGPX.head(workout: workout, file: first.file, firstTimeMs: first.points.first?.timeMs) : []
             var stream = RouteGeoJSONStream(workout: workout, file: first.file)
             var sent = 0
+            var file = first.file
             var truncated = false
             func flush(_ out: inout [UInt8]) async throws {
                 try await writer.write(ByteBuffer(bytes: out))
@@ -106,10 +107,13 @@ extension SinkResponder {
                 let take = min(part.points.count, SeriesLimits.maxAnswerPoints - sent)
                 truncated = take < part.points.count
                 if gpx {
+                    // One `<trkseg>` a route file: a workout's route may be several (Planning/series.md).
+                    if sent > 0, part.file != file { out.append(contentsOf: RouteGPX.segmentBreak) }
                     RouteGPX.appendPoints(part.points.prefix(take), to: &out)
                 } else {
-                    stream.append(part.points.prefix(take), to: &out)
+                    stream.append(part.points.prefix(take), file: part.file, to: &out)
                 }
+                file = part.file
                 sent += take
                 if out.count >= Self.seriesChunkBytes { try await flush(&out) }
                 return !truncated
@@ -160,6 +164,49 @@ extension SinkResponder {
             next = batch.upperBound
         }
         return missing
+    }
+
+    // MARK: - GET /routes
+
+    /// `GET /routes[?from&to]`: the stored routes whose first point is in `from..<to`, a workout's or one no workout
+    /// names (``RouteList``), in start order. Every route part in the range is paged through: part 0s (a prefilter on
+    /// `"part":0`, then the strict reader) give each route; the other parts' ends and point counts are taken from the
+    /// same pages, and those past the range (a route's parts start after its first) are looked up by uuid.
+    func routes(_ query: Query, client: ClientIdentity) async throws -> Response {
+        let range = try startRange(query)
+        var summaries: [RouteList.Summary] = []
+        var seen: [UUID: (endMs: Int64, points: Double)] = [:]
+        var cursor: String?
+        repeat {
+            let page = try await storage.page(
+                SamplePageQuery(type: .workoutRoute, cursor: cursor, limit: configuration.maxPageLimit,
+                                maxBytes: configuration.maxPageBytes, startRange: range),
+                for: client)
+            for sample in page.samples {
+                seen[sample.uuid] = (sample.endMs, sample.value)
+                guard let details = sample.details, details.contains(#""part":0,"#),
+                      let part = try? RoutePart(details: details), part.index == 0, part.uuid == sample.uuid else { continue }
+                summaries.append(RouteList.Summary(partZero: part))
+            }
+            cursor = page.nextCursor
+        } while cursor != nil
+        for i in summaries.indices where summaries[i].parts > 1 {
+            let owner = summaries[i].uuid
+            var absent: [UUID] = []
+            for index in 1..<summaries[i].parts {
+                let uuid = RoutePart.uuid(workout: owner, index: index)
+                if let part = seen[uuid] { summaries[i].add(endMs: part.endMs, points: part.points) } else { absent.append(uuid) }
+            }
+            var next = 0
+            while next < absent.count {
+                let batch = Array(absent[next..<min(absent.count, next + 64)])
+                for sample in try await storage.samples(batch, type: .workoutRoute, for: client) where batch.contains(sample.uuid) {
+                    summaries[i].add(endMs: sample.endMs, points: sample.value)
+                }
+                next += batch.count
+            }
+        }
+        return json(RouteList.list(summaries))
     }
 
     // MARK: - GET /electrocardiograms

@@ -39,6 +39,7 @@ struct SinkResponder: HTTPResponder {
         "/stats": [.get],
         "/export": [.get],
         "/electrocardiograms": [.get],
+        "/routes": [.get],
     ]
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -121,6 +122,7 @@ struct SinkResponder: HTTPResponder {
         case ("/sleep/nights", .get): return try await sleepNights(query, client: client)
         case ("/workouts", .get): return try await workouts(query, client: client)
         case ("/electrocardiograms", .get): return try await electrocardiograms(query, client: client)
+        case ("/routes", .get): return try await routes(query, client: client)
         default: return try await daily(query, client: client)
         }
     }

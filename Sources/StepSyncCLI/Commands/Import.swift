@@ -156,6 +156,7 @@ extension StepSyncCommand {
                 "nestedRecords": s.nestedRecords,
                 "routes": s.routes,
                 "routePoints": s.routePoints,
+                "orphanRoutes": s.orphanRoutes,
                 "electrocardiograms": s.electrocardiograms,
                 "bytes": s.bytesRead,
                 "seconds": s.seconds,
@@ -193,6 +194,9 @@ extension StepSyncCommand {
             if s.routes > 0 || s.electrocardiograms > 0 {
                 lines.append("new routes: \(Format.number(s.routes)) (\(Format.number(s.routePoints)) points), "
                     + "new ECGs: \(Format.number(s.electrocardiograms))")
+            }
+            if s.orphanRoutes > 0 {
+                lines.append("stored \(Format.number(s.orphanRoutes)) route files no workout names (GET /routes lists them)")
             }
             if s.skippedCount > 0 {
                 let reasons = s.skipped.sorted { $0.key < $1.key }.map { "\($0.key.key) \(Format.number($0.value))" }

@@ -61,6 +61,10 @@ public enum RouteGPX {
         return out
     }
 
+    /// Between the points of two route files of one workout: the segment ends and the next begins (one `<trkseg>` a
+    /// file, so a GPX reader does not draw the gap between them as a path).
+    public static let segmentBreak = Array("  </trkseg>\n  <trkseg>\n".utf8)
+
     /// The document's end after the last point.
     public static let tail = Array("  </trkseg>\n </trk>\n</gpx>\n".utf8)
 

@@ -24,13 +24,19 @@ public struct RouteGeoJSONStream: Sendable {
     /// `speed`, `course`, `hAcc`, `vAcc` per point; NaN for a point without the value (JSON has no NaN: none is real).
     private var columns: [[Double]] = [[], [], [], []]
     private var tail: Tail?
+    /// The route's files in order (a workout's route may be several files) and each one's point count.
+    private var segmentFiles: [String?] = []
+    private var segmentPoints: [Int] = []
 
     private struct Tail: Sendable {
         var missingParts: [Int]
         var truncated: Bool
-        /// -1: the geometry's end and the properties' head; 0…4: the arrays (`times`, then ``columnNames``); 5: the end.
+        /// -1: the geometry's end and the properties' head; 0…4: the arrays (`times`, then ``columnNames``);
+        /// 5: `segments`; 6: the end.
         var section = -1
         var cursor = 0
+        /// While writing `segments`: the index of the current segment's first point.
+        var firstPoint = 0
     }
 
     private static let columnNames: [StaticString] = ["speeds", "courses", "horizontalAccuracies", "verticalAccuracies"]
@@ -41,9 +47,25 @@ public struct RouteGeoJSONStream: Sendable {
         self.file = file
     }
 
-    /// Appends the positions of `newPoints` (the next part's, in order) to `out` and keeps their properties.
+    /// Appends the positions of the next part's points, from route file `file`: a file other than the previous
+    /// part's starts a new entry of the `segments` property (one per file: its name, points, first and last instant).
+    public mutating func append(_ newPoints: some Collection<RoutePoint>, file: String?, to out: inout [UInt8]) {
+        if segmentFiles.isEmpty || segmentFiles[segmentFiles.count - 1] != file {
+            segmentFiles.append(file)
+            segmentPoints.append(0)
+        }
+        append(newPoints, to: &out)
+    }
+
+    /// Appends the positions of `newPoints` (the next part's, in order) to `out` and keeps their properties (in the
+    /// current segment: the route's file given at ``init(workout:file:)`` when none was started).
     public mutating func append(_ newPoints: some Collection<RoutePoint>, to out: inout [UInt8]) {
         precondition(tail == nil, "append after finish")
+        if segmentFiles.isEmpty {
+            segmentFiles.append(file)
+            segmentPoints.append(0)
+        }
+        segmentPoints[segmentPoints.count - 1] += newPoints.count
         times.reserveCapacity(times.count + newPoints.count)
         for p in newPoints {
             points += 1
@@ -111,13 +133,29 @@ public struct RouteGeoJSONStream: Sendable {
                 }
                 guard tail.cursor == count else { continue }
                 out.append(UInt8(ascii: "]"))
+                out.append(UInt8(ascii: ","))
                 if tail.section < 4 {
-                    out.append(UInt8(ascii: ","))
                     JSONBytes.key(Self.columnNames[tail.section], to: &out)
-                    out.append(UInt8(ascii: "["))
+                } else {
+                    JSONBytes.key("segments", to: &out)
                 }
+                out.append(UInt8(ascii: "["))
                 (tail.section, tail.cursor) = (tail.section + 1, 0)
             case 5:
+                // One entry per route file, a few hundred bytes each: the chunk bound holds.
+                while tail.cursor < segmentPoints.count, out.count < maxBytes {
+                    let count = segmentPoints[tail.cursor]
+                    if count > 0 {
+                        if tail.firstPoint > 0 { out.append(UInt8(ascii: ",")) }
+                        writeSegment(file: segmentFiles[tail.cursor], first: tail.firstPoint, count: count, to: &out)
+                        tail.firstPoint += count
+                    }
+                    tail.cursor += 1
+                }
+                guard tail.cursor == segmentPoints.count else { continue }
+                out.append(UInt8(ascii: "]"))
+                (tail.section, tail.cursor) = (6, 0)
+            case 6:
                 // Explicit commas: `out` may have been emptied since the last byte (``JSONBytes/separator(_:)`` looks).
                 out.append(UInt8(ascii: ","))
                 JSONBytes.key("complete", to: &out)
@@ -133,13 +171,27 @@ public struct RouteGeoJSONStream: Sendable {
                 JSONBytes.key("truncated", to: &out)
                 out.append(contentsOf: (tail.truncated ? "true" : "false").utf8)
                 out.append(contentsOf: "}}".utf8)
-                tail.section = 6
+                tail.section = 7
                 return false
             default:
                 return false
             }
         }
-        return tail.section < 6
+        return tail.section < 7
+    }
+
+    /// One entry of `segments`: `{"file":…,"points":n,"start":"…","end":"…"}` (the points of segment k are the
+    /// `points` after those of segments 0..<k; a gap between files is not a path).
+    private func writeSegment(file: String?, first: Int, count: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"file":"#.utf8)
+        if let file { JSONBytes.appendString(file, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        out.append(contentsOf: #","points":"#.utf8)
+        JSONBytes.appendInteger(Int64(count), to: &out)
+        out.append(contentsOf: #","start":""#.utf8)
+        out.append(contentsOf: ISO8601Millis.format(times[first]).utf8)
+        out.append(contentsOf: #"","end":""#.utf8)
+        out.append(contentsOf: ISO8601Millis.format(times[first + count - 1]).utf8)
+        out.append(contentsOf: #""}"#.utf8)
     }
 
     /// The geometry's end: a `Point` for one point, an empty `LineString` for none, else the open array closed.

@@ -43,6 +43,35 @@ public struct RoutePart: Hashable, Sendable {
     /// This part's uuid.
     public var uuid: UUID { Self.uuid(workout: workout, index: index) }
 
+    /// The owner uuid of a route file no workout names (an export trimmed of its workouts): v5 of `route-file|<file>`
+    /// in ``SeriesLimits/namespace`` (`file` as `/workout-routes/route_….gpx`), so a re-import names it the same and
+    /// `GET /routes` tells such a route (its `workout` is `null`) from a workout's.
+    public static func orphanOwner(file: String) -> UUID {
+        NameBasedUUID.v5(namespace: SeriesLimits.namespace, name: "route-file|\(file)")
+    }
+
+    /// Whether this part belongs to a route no workout names (its owner is ``orphanOwner(file:)`` of its file).
+    public var isOrphan: Bool { file.map { Self.orphanOwner(file: $0) == workout } ?? false }
+
+    /// Cuts the route files one workout names into parts of **one** index space: the files (empty ones dropped) in
+    /// time order — by their first point's instant, then by name, so a re-import derives the same order and uuids —
+    /// each cut as ``split(_:workout:file:maxDetailsBytes:)`` does, then numbered `0..<total` with `count` the total.
+    /// Every part keeps its `file`, so a reader starts a new segment where the file changes. One file gives exactly
+    /// the parts ``split(_:workout:file:maxDetailsBytes:)`` gives (routes stored before read the same).
+    public static func split(files: [(file: String?, points: [RoutePoint])], workout: UUID,
+                             maxDetailsBytes: Int = SeriesLimits.maxPartDetailsBytes) -> [RoutePart] {
+        let ordered = files.filter { !$0.points.isEmpty }.sorted { a, b in
+            let (ta, tb) = (a.points[0].timeMs, b.points[0].timeMs)
+            return ta != tb ? ta < tb : (a.file ?? "") < (b.file ?? "")
+        }
+        var parts = ordered.flatMap { split($0.points, workout: workout, file: $0.file, maxDetailsBytes: maxDetailsBytes) }
+        for i in parts.indices {
+            parts[i].index = i
+            parts[i].count = parts.count
+        }
+        return parts
+    }
+
     /// Cuts `points` (a whole route, in order) into parts whose details stay under `maxDetailsBytes`. An empty
     /// route has no parts.
     public static func split(_ points: [RoutePoint], workout: UUID, file: String?,

@@ -5,8 +5,10 @@ import StepSyncCore
 struct SeriesBatch: Sendable {
     /// What the parts are.
     enum Kind: Sendable {
-        /// ``RoutePart`` samples of one route file.
+        /// ``RoutePart`` samples of one workout's route (every file it names).
         case route
+        /// ``RoutePart`` samples of one route file no workout names (``RoutePart/orphanOwner(file:)``).
+        case orphanRoute
         /// ``ElectrocardiogramPart`` samples of one ECG file.
         case electrocardiogram
     }

@@ -3,9 +3,9 @@ import StepSyncCore
 
 /// Reads an export's route and ECG files, after its XML, into series parts (`Planning/series.md`), one file at a time.
 ///
-/// - Routes: each stored workout that names a route file (``RoutedWorkout``) has that file read (from the zip, or
-///   the folder beside a bare `export.xml`), parsed (``GPXRoute``) and cut into ``RoutePart``s under the workout's
-///   uuid, source and device. A GPX file no workout names (its workout was skipped, or the export lost the
+/// - Routes: each stored workout that names route files (``RoutedWorkout``) has every one read (from the zip, or
+///   the folder beside a bare `export.xml`), parsed (``GPXRoute``) and cut into ``RoutePart``s of one route under the
+///   workout's uuid, source and device (the files in time order, one index space). A GPX file no workout names (its workout was skipped, or the export lost the
 ///   reference) is stored all the same, under a workout uuid derived from its path (``orphanWorkoutUUID(file:)``),
 ///   so nothing is lost.
 /// - ECGs: every `electrocardiograms/*.csv` is parsed (``ElectrocardiogramCSV``) and cut into
@@ -23,33 +23,38 @@ struct SeriesReader {
     /// The export's display name (`export.zip: apple_health_export/export.xml`), for `--strict` refusals.
     let exportName: String
 
-    /// The workout uuid an unreferenced route file is stored under: v5 of `route-file|<file>` in
-    /// ``SeriesLimits/namespace`` (`file` as `/workout-routes/route_….gpx`), so a re-import names it the same.
-    static func orphanWorkoutUUID(file: String) -> UUID {
-        NameBasedUUID.v5(namespace: SeriesLimits.namespace, name: "route-file|\(file)")
-    }
+    /// The workout uuid an unreferenced route file is stored under: ``RoutePart/orphanOwner(file:)``
+    /// (`file` as `/workout-routes/route_….gpx`), so a re-import names it the same.
+    static func orphanWorkoutUUID(file: String) -> UUID { RoutePart.orphanOwner(file: file) }
 
-    /// Reads every route of `routed`, then every unreferenced route file, then every ECG file, handing each file's
-    /// parts to `emit` and each damaged or missing file to `parser`'s skip count. Stops (returns) when `cancelled`.
+    /// Reads every route of `routed` (all the files each workout names, as one route), then every unreferenced route
+    /// file, then every ECG file, handing each route's or file's parts to `emit` and each damaged or missing file to
+    /// `parser`'s skip count. Stops (returns) when `cancelled`.
     func run(routed: [RoutedWorkout], parser: inout HealthExportParser, cancelled: () -> Bool,
              emit: (SeriesBatch) -> Void) throws {
         var referenced = Set<String>()
         for route in routed {
             if cancelled() { return }
-            referenced.insert(route.file)
-            let bytes: [UInt8]
-            do {
-                bytes = try attachments.read(route.file, maxBytes: GPXRoute.maxBytes)
-            } catch .missing {
-                try parser.skip(SkippedRecord(
-                    line: route.line, element: "WorkoutRoute", type: nil, reason: .missingRouteFile,
-                    detail: "the workout's route file \(InputExcerpt.of(route.file)) is not in the export"), in: exportName)
-                continue
-            } catch {
-                try skipRoute(route.file, problem: "the file \(error.description)", parser: &parser)
-                continue
+            var files: [(file: String?, points: [RoutePoint])] = []
+            for file in route.files {
+                referenced.insert(file)
+                let bytes: [UInt8]
+                do {
+                    bytes = try attachments.read(file, maxBytes: GPXRoute.maxBytes)
+                } catch .missing {
+                    try parser.skip(SkippedRecord(
+                        line: route.line, element: "WorkoutRoute", type: nil, reason: .missingRouteFile,
+                        detail: "the workout's route file \(InputExcerpt.of(file)) is not in the export"), in: exportName)
+                    continue
+                } catch {
+                    try skipRoute(file, problem: "the file \(error.description)", parser: &parser)
+                    continue
+                }
+                if let points = try parseRoute(bytes, file: file, parser: &parser) {
+                    files.append((file: Optional(file), points: points))
+                }
             }
-            try readRoute(bytes, file: route.file, workout: route.workout, parser: &parser, emit: emit)
+            try emitRoute(files, workout: route.workout, kind: .route, parser: &parser, emit: emit)
         }
         for file in attachments.files(in: ExportAttachments.routeFolder, suffix: ".gpx") where !referenced.contains(file) {
             if cancelled() { return }
@@ -64,7 +69,9 @@ struct SeriesReader {
             // Only the uuid, source and offset of this stand-in are used (by `RoutePart.sample(of:)`).
             let standIn = HealthSample(uuid: uuid, type: .workout, startMs: 0, endMs: 0, value: 0, unit: "min",
                                        sourceName: "Health", sourceBundleId: "")
-            try readRoute(bytes, file: file, workout: standIn, parser: &parser, emit: emit)
+            guard let points = try parseRoute(bytes, file: file, parser: &parser) else { continue }
+            try emitRoute([(file: Optional(file), points: points)], workout: standIn, kind: .orphanRoute,
+                          parser: &parser, emit: emit)
         }
         for file in attachments.files(in: ExportAttachments.electrocardiogramFolder, suffix: ".csv") {
             if cancelled() { return }
@@ -77,23 +84,31 @@ struct SeriesReader {
         }
     }
 
-    /// Parses one GPX file and emits its parts, or skips it.
-    private func readRoute(_ bytes: [UInt8], file: String, workout: HealthSample, parser: inout HealthExportParser,
-                           emit: (SeriesBatch) -> Void) throws {
-        let route: GPXRoute
+    /// Parses one GPX file into its points, or skips it (`nil`).
+    private func parseRoute(_ bytes: [UInt8], file: String, parser: inout HealthExportParser) throws -> [RoutePoint]? {
         do {
-            route = try GPXRoute.parse(bytes)
+            return try GPXRoute.parse(bytes).points
         } catch {
-            return try skipRoute(file, problem: error.description, line: error.line ?? 0, parser: &parser)
+            try skipRoute(file, problem: error.description, line: error.line ?? 0, parser: &parser)
+            return nil
         }
-        let samples = RoutePart.split(route.points, workout: workout.uuid, file: file).compactMap { $0.sample(of: workout) }
+    }
+
+    /// Cuts the files of one route (``RoutePart/split(files:workout:maxDetailsBytes:)``: one index space, the files in
+    /// time order) and emits the parts, or skips the route's files when a part is refused.
+    private func emitRoute(_ files: [(file: String?, points: [RoutePoint])], workout: HealthSample, kind: SeriesBatch.Kind,
+                           parser: inout HealthExportParser, emit: (SeriesBatch) -> Void) throws {
+        let samples = RoutePart.split(files: files, workout: workout.uuid).compactMap { $0.sample(of: workout) }
         for sample in samples {
             if let problem = SampleValidation.problem(of: sample, kind: sample.type.kind)
                 ?? SeriesValidation.problem(of: sample) {
-                return try skipRoute(file, problem: "a part is refused: \(problem.description)", parser: &parser)
+                for file in files.compactMap({ $0.file }) {
+                    try skipRoute(file, problem: "a part is refused: \(problem.description)", parser: &parser)
+                }
+                return
             }
         }
-        if !samples.isEmpty { emit(SeriesBatch(kind: .route, samples: samples)) }
+        if !samples.isEmpty { emit(SeriesBatch(kind: kind, samples: samples)) }
     }
 
     /// Parses one ECG file and emits its parts, or skips it.
