@@ -69,7 +69,7 @@ extension SinkResponder {
     }
 
     /// The type `text` names: a HealthKit identifier (`HK…`), else the short name of a type the client holds (any
-    /// case); 400 naming `type` otherwise.
+    /// case), else a name the CLI's `--type` knows (`steps`, `heart-rate`); 400 naming `type` otherwise.
     private func exportType(_ text: String, client: ClientIdentity) async throws -> SampleType {
         if !text.hasPrefix("HK") {
             let wanted = text.lowercased()
@@ -77,10 +77,13 @@ extension SinkResponder {
             if let match = held.first(where: { $0.shortName.lowercased() == wanted || $0.rawValue.lowercased() == wanted }) {
                 return match
             }
+            // The names `stepsync generate --types` and the CLI's --type know (`steps`, `heart-rate`, `workouts`):
+            // the README says they work everywhere.
+            if let named = GeneratedType(name: text) { return named.sampleType }
             let names = held.map(\.shortName).sorted().prefix(20).joined(separator: ", ")
             throw SinkError.badRequest("""
                 type "\(text.prefix(64))" is neither a HealthKit identifier (HKQuantityTypeIdentifierHeartRate) nor \
-                the short name of a type you hold (\(names.isEmpty ? "none yet" : names))
+                the short name of a type you hold (\(names.isEmpty ? "none yet" : names)) nor a name such as steps or heart-rate
                 """, field: "type")
         }
         let type = SampleType(text)

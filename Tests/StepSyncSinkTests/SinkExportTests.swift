@@ -27,6 +27,11 @@ struct SinkExportTests {
                 // The short name, any case, and csv by default.
                 let short = try await client.send(.GET, "/export?type=heartrate")
                 #expect(short.body == reply.body)
+                // The CLI's names work here too (issue 32.10): `heart-rate`, and `steps` before any step is held.
+                let cliName = try await client.send(.GET, "/export?type=heart-rate")
+                #expect(cliName.status == 200 && cliName.body == reply.body, "\(cliName.text.prefix(300))")
+                let steps = try await client.send(.GET, "/export?type=steps")
+                #expect(steps.status == 200 && steps.body == ExportEncoder.header(.csv), "\(steps.text.prefix(300))")
             }
         }
     }
