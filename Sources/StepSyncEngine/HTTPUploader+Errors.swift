@@ -28,7 +28,7 @@ extension HTTPUploader {
         }
         if let error = error as? NIOConnectionError {
             if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                return .unreachable("cannot resolve host \(error.host)")
+                return .misaddressed("cannot resolve host \(error.host): check the host name in --server")
             }
             if let first = error.connectionErrors.first { return outcome(of: first.error) }
             return .unreachable(describe(error))
@@ -45,11 +45,15 @@ extension HTTPUploader {
             }
         }
         if error is SocketAddressError {
-            return .unreachable("cannot resolve the host")
+            return .misaddressed("cannot resolve the host: check the host name in --server")
         }
         let typeName = String(reflecting: type(of: error))
         if typeName.contains("NIOSSL") || typeName.contains("BoringSSL") || typeName.contains("TLS") {
-            return .unreachable("TLS handshake failed: \(describe(error))")
+            let text = String(describing: error)
+            if text.contains("WRONG_VERSION_NUMBER") || text.lowercased().contains("wrong version number") {
+                return .misaddressed("it does not speak TLS at that port: if the sink serves plain HTTP, use http://")
+            }
+            return .unreachable("TLS handshake failed: \(tlsReason(text))")
         }
         return .transportFailure(describe(error))
     }
@@ -80,7 +84,7 @@ extension HTTPUploader {
             return error.connectionErrors.lazy.compactMap { untrustedCertificate($0.error) }.first
         }
         if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
-            return "the certificate is not for this host"
+            return SinkFailure.anotherHostsCertificate
         }
         if let error = error as? NIOSSLError, case .handshakeFailed(let boring) = error {
             let text = String(describing: boring)
@@ -103,6 +107,13 @@ extension HTTPUploader {
         case EADDRNOTAVAIL: return "address not available"
         default: return String(cString: strerror(code)).lowercased()
         }
+    }
+
+    /// The reason code of a BoringSSL error (`SSLV3_ALERT_HANDSHAKE_FAILURE`), without the library's source paths
+    /// and line numbers; the text cut to 120 characters when it holds none.
+    static func tlsReason(_ text: String) -> String {
+        if let match = text.firstMatch(of: /:([A-Z][A-Z0-9_]{3,})(?: at |\]|$)/) { return String(match.output.1) }
+        return text.count > 120 ? String(text.prefix(120)) + "…" : text
     }
 
     /// The error as text, at most 300 characters.

@@ -206,6 +206,7 @@ public struct HTTPUploader: Uploader {
             }
             return SinkFailure(.untrusted, detail: detail)
         case .transportFailure(let detail): return SinkFailure(.unreachable, detail: detail)
+        case .misaddressed(let detail): return SinkFailure(.misaddressed, detail: detail)
         default: return SinkFailure(.unreachable, detail: Self.describe(error))
         }
     }

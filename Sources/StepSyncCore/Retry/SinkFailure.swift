@@ -23,16 +23,22 @@ public struct SinkFailure: Hashable, Sendable {
         /// or another token): sending only what is pending would leave it without the rest, so the run stops before
         /// sending (``SinkTarget``). `detail` names both and the command to use.
         case anotherSink
+        /// The URL names no sink this machine could ever reach (a host name that does not resolve, `https://` at a
+        /// port that does not speak TLS): the run stops at once, saying what to fix in `--server`.
+        case misaddressed
     }
 
     /// Whether waiting cannot mend the failure (``Kind/untrusted``, ``Kind/notASink(status:)``,
     /// ``Kind/refused(status:)``, ``Kind/anotherSink``): the run gives up at once.
     public var isFatal: Bool {
         switch kind {
-        case .untrusted, .outOfDateCertificate, .notASink, .refused, .anotherSink: return true
+        case .untrusted, .outOfDateCertificate, .notASink, .refused, .anotherSink, .misaddressed: return true
         case .unreachable, .unavailable: return false
         }
     }
+
+    /// The ``Kind/untrusted`` detail of a certificate that does not name the host connected to.
+    public static let anotherHostsCertificate = "the certificate is not for this host"
 
     /// How the sink failed.
     public var kind: Kind
@@ -54,10 +60,19 @@ public struct SinkFailure: Hashable, Sendable {
     public func message(server: String) -> String {
         switch kind {
         case .unreachable:
-            return "cannot reach \(server): \(detail) — is stepsync serve running?"
+            // A TLS sink closes a plain-HTTP connection without a word: say so for http:// URLs.
+            let hint = detail == "connection closed by the server" && server.lowercased().hasPrefix("http://")
+                ? " (or, if it serves HTTPS — serve --tls-cert — use https://)" : ""
+            return "cannot reach \(server): \(detail) — is stepsync serve running?\(hint)"
+        case .misaddressed:
+            return "cannot reach \(server): \(detail)"
         case .unavailable(let status):
             let what = status == 429 ? "asks to slow down" : "is unavailable"
             return "the sink at \(server) \(what) (HTTP \(status): \(detail))"
+        case .untrusted where detail == Self.anotherHostsCertificate:
+            // --cacert cannot mend a certificate made for another name: say what can.
+            return "the sink at \(server) presented a TLS certificate for another host name: give --server the name "
+                + "the certificate was made for (its subjectAltName), or make its certificate for this name"
         case .untrusted:
             return "the sink at \(server) presented a TLS certificate this machine does not trust (\(detail)): "
                 + "give its CA or self-signed certificate with --cacert FILE (or STEPSYNC_CACERT)"
@@ -80,7 +95,7 @@ public struct SinkFailure: Hashable, Sendable {
     /// `HTTP 503: down for maintenance`.
     public var note: String {
         switch kind {
-        case .unreachable, .untrusted, .outOfDateCertificate, .anotherSink: return detail
+        case .unreachable, .untrusted, .outOfDateCertificate, .anotherSink, .misaddressed: return detail
         case .unavailable(let status), .notASink(let status), .refused(let status): return "HTTP \(status): \(detail)"
         }
     }

@@ -14,6 +14,9 @@ public enum UploadOutcome: Hashable, Sendable {
     case untrusted(String)
     /// The request was sent but got no answer: a read timeout, a connection dropped mid-answer.
     case transportFailure(String)
+    /// The URL names no sink it could ever reach: a host name that does not resolve, `https://` at a port that does
+    /// not speak TLS. Waiting does not mend it: the run stops at once.
+    case misaddressed(String)
 
     /// How the sync treats this outcome.
     public var classification: Classification {
@@ -45,6 +48,8 @@ public enum UploadOutcome: Hashable, Sendable {
             return .serverUnavailable(SinkFailure(.unreachable, detail: message))
         case .untrusted(let message):
             return .serverUnavailable(SinkFailure(.untrusted, detail: message))
+        case .misaddressed(let message):
+            return .serverUnavailable(SinkFailure(.misaddressed, detail: message))
         case .transportFailure(let message):
             return .transient(message)
         }
