@@ -58,6 +58,14 @@ struct TransportProcessTests {
             #expect(untrusted.status == 60 && untrusted.http == "000", "\(untrusted)")
             let plain = try await TransportHarness.curl(["http://127.0.0.1:\(port)/health"])
             #expect(plain.status != 0 && !plain.http.hasPrefix("2"), "\(plain)")
+            // sync with http:// at the TLS port: the sink closes the connection without a word; the message says to use
+            // https:// (issue 32.9) instead of only asking whether stepsync serve runs.
+            let (plainSync, plainRun) = try await StepSyncProcess.run(
+                ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--backoff-base", "0.01",
+                 "--give-up-after", "0.2", "--json"])
+            #expect(plainSync == 1)
+            let plainGaveUp = try #require(try plainRun.json()["gaveUp"] as? String)
+            #expect(plainGaveUp.contains("use https://"), "\(plainGaveUp)")
 
             // Without --cacert: stopped at once, one message naming --cacert, nothing claimed.
             let base = ["sync", "--data-dir", fixture.path, "--server", url, "--backoff-base", "0.01"]
