@@ -182,10 +182,13 @@ struct PostgresCrashTests {
             let sync = try StepSyncBinary(arguments)
             var stops = 0
             var rowsAtStop: [Int] = []
-            for _ in 0..<3 {
+            for round in 0..<3 {
                 // Once something more is committed, stop the sync (SIGSTOP) while the database is stopped, so it is
-                // mid-run however fast the machine is; it continues into the outage and meets 503s.
+                // mid-run however fast the machine is; it continues into the outage and meets 503s. It is held again
+                // while the database comes back and let go only here, once the rows are counted, so a fast machine
+                // cannot finish the whole sync between a restart and the next round.
                 let before = try await PostgresProcessTests.rows(server, url)
+                if round > 0 { kill(sync.pid, SIGCONT) }
                 let grew = try await waitUntil("a row committed after \(before) rows", while: { sync.process.isRunning }) {
                     try await PostgresProcessTests.rows(server, url) > before
                 }
@@ -200,8 +203,10 @@ struct PostgresCrashTests {
                 _ = try await waitUntil("a 503 while the database is down", while: { sync.process.isRunning }) {
                     Self.refusals(serve) > refusedBefore
                 }
+                kill(sync.pid, SIGSTOP)
                 try await server.start()
             }
+            kill(sync.pid, SIGCONT)
             var status = try await sync.wait(timeout: .seconds(300))
             var report = sync.stdout
             var reruns = 0
