@@ -91,8 +91,10 @@ extension StepStore {
         try ledgerSummary(types: [type]).byType[type] ?? IntervalSummary()
     }
 
-    /// Counts of the ledger by status, per type and overall, for the given types (every type when `nil`).
-    public func ledgerSummary(types: Set<SampleType>? = nil) throws -> LedgerSummary {
+    /// Counts of the ledger by status, per type and overall, for the given types (every type when `nil`); with
+    /// `countingStore`, also what the store holds now of each (``IntervalSummary/storeSamples``: a count over the
+    /// sample index, which `stepsync status` wants and a sync's start does not).
+    public func ledgerSummary(types: Set<SampleType>? = nil, countingStore: Bool = false) throws -> LedgerSummary {
         try dbWriter.read { db in
             var summary = LedgerSummary()
             let rows = try Row.fetchAll(db, sql: """
@@ -134,6 +136,7 @@ extension StepStore {
             }
             // What the store holds now of each type in the summary, from the (type, start, …) index: a deletion
             // lowers it at once, before it is layered or synced.
+            guard countingStore else { return summary }
             for row in try Row.fetchAll(db, sql: """
                 SELECT t.identifier, (SELECT COUNT(*) FROM sample s WHERE s.type_id = t.id) FROM sample_type t
                 """) {

@@ -16,23 +16,6 @@ extension StepStore {
                 """)
         }
     }
-
-    // MARK: - The last sync's sink
-
-    /// Records `url` as the sink of the sync that is starting (`stepsync sync --server`).
-    public func recordSyncServer(_ url: String) throws {
-        try dbWriter.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO store_meta (key, value) VALUES ('last_sync_server', ?)",
-                           arguments: [url])
-        }
-    }
-
-    /// The base URL of the sink the last sync used, `nil` when no sync ran on this store yet.
-    public func lastSyncServer() throws -> String? {
-        try dbWriter.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'last_sync_server'")
-        }
-    }
 }
 
 /// The target the last sync sent to (``SinkTarget``): what a sync checks before sending only what is pending.

@@ -8,7 +8,7 @@ import Testing
 /// counts what the store and the sink hold after a deletion (JSONL sinks; PostgreSQL in `SinkSwitchPostgresTests`).
 @Suite("The ledger knows its sink; delete in --tz; status after a deletion", .serialized)
 struct SinkSwitchTests {
-    @Test("synced to sink A, `sync --server B` stops before sending and names both; --resend fills B; a sink whose directory was wiped is another sink")
+    @Test("synced to sink A, `sync --server B` stops before sending and names both; without --server it goes to A; --resend fills B")
     func anotherSinkStops() async throws {
         let fixture = try SyncFixture(intervals: 8, samplesPerInterval: 12)
         try await SinkHarness.withSink { portA in

@@ -32,7 +32,7 @@ extension StepSyncCommand {
             let known = try store.sampleTypes()
             let selected = try SampleTypeArgument.resolve(types, among: known)
             SampleTypeArgument.noteMissing(selected, among: known)
-            let ledger = try store.ledgerSummary(types: selected)
+            let ledger = try store.ledgerSummary(types: selected, countingStore: true)
             let rejected = try store.rejectedCountsByReason().filter { selected?.contains($0.key) ?? true }
             let lastTarget = try store.lastSyncTarget()
             let lastServer = lastTarget?.server

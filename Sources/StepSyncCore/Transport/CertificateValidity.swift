@@ -33,18 +33,7 @@ public enum CertificateValidity: Hashable, Sendable {
         guard (-62_135_596_800...253_402_300_799).contains(seconds) else { return "\(seconds) s after 1970-01-01 UTC" }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = seconds - days * 86_400
-        // Days to civil date (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let yyyy = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        return "\(yyyy)-\(two(month))-\(two(day)) \(two(rest / 3_600)):\(two(rest / 60 % 60)):\(two(rest % 60)) UTC"
+        return "\(CivilDate(daysSinceEpoch: Int(days))) \(two(rest / 3_600)):\(two(rest / 60 % 60)):\(two(rest % 60)) UTC"
     }
 }
