@@ -4,21 +4,31 @@ import StepSyncSink
 
 /// What the dashboard's `GET /stats` asks of a storage, answered by the database.
 extension PostgresSampleStorage {
-    /// The first and last start of `client`'s step-count samples: two ends of one range of the
-    /// `samples_client_type_start` index (`min`/`max` there read one row each), not a scan.
-    public func stepStartBounds(for client: ClientIdentity) async throws -> ClosedRange<Int64>? {
-        try await reporting(read: true) {
+    /// The first and last start of `client`'s samples of each type: per type, two ends of one range of the
+    /// `samples_client_type_start` index (`min`/`max` there read one row each), in one statement — not a scan.
+    public func startBounds(of types: [SampleType], for client: ClientIdentity) async throws
+        -> [SampleType: ClosedRange<Int64>]
+    {
+        let distinct = Array(Set(types))
+        guard !distinct.isEmpty else { return [:] }
+        return try await reporting(read: true) {
             let key = try Self.key(client)
+            let names = distinct.map(\.rawValue), keys = distinct.map { SampleTypeKey.of($0) }
             let logger = self.logger
             return try await self.withConnection { connection in
                 let rows = try await connection.query("""
-                    SELECT min(start_at), max(start_at) FROM samples
-                    WHERE client_id = \(key) AND type_key = \(SampleTypeKey.of(SampleType.stepCount))
-                      AND type = \(SampleType.stepCount.rawValue)
+                    SELECT t.name, b.low, b.high
+                    FROM unnest(\(names)::text[], \(keys)::int8[]) AS t(name, key)
+                    CROSS JOIN LATERAL (
+                        SELECT min(start_at) AS low, max(start_at) AS high FROM samples
+                        WHERE client_id = \(key) AND type_key = t.key AND type = t.name
+                    ) AS b
                     """, logger: logger)
-                var bounds: ClosedRange<Int64>?
-                for try await (low, high) in rows.decode((PostgresInstant?, PostgresInstant?).self) {
-                    if let low, let high { bounds = low.milliseconds...high.milliseconds }
+                var bounds: [SampleType: ClosedRange<Int64>] = [:]
+                for try await (name, low, high) in rows.decode((String, PostgresInstant?, PostgresInstant?).self) {
+                    if let low, let high, low.milliseconds <= high.milliseconds {
+                        bounds[SampleType(name)] = low.milliseconds...high.milliseconds
+                    }
                 }
                 return bounds
             }

@@ -14,8 +14,8 @@ extension SinkResponder {
     ///
     /// `type` is a HealthKit identifier or the short name of a type the client holds (`HeartRate`, any case), step
     /// counts when absent (as `GET /steps`); `format` defaults to `csv`; `from`/`to` are dates `YYYY-MM-DD` (local days in `tz`, default UTC; `to`
-    /// includes its day) or ISO-8601 instants (`to` exclusive), bounding the samples' starts. Rows come in the
-    /// storage's order: arrival for JSONL, start then uuid for PostgreSQL. `utcOffsetSeconds` is empty (`null`): the
+    /// includes its day) or ISO-8601 instants (`to` exclusive), bounding the samples' starts. Rows come in start,
+    /// then uuid, order on both storages, as `stepsync export` writes them. `utcOffsetSeconds` is empty (`null`): the
     /// wire does not carry it, so the sink never has it. The first page is read before the answer
     /// starts, so a bad request or an unavailable storage gets its status; a failure after that cuts the body short
     /// (the connection closes before the final chunk, which every client reports as an error).
@@ -29,17 +29,7 @@ extension SinkResponder {
         } else {
             format = .csv
         }
-        let range: TimeRange
-        do {
-            let tz = query["tz"].map(String.init) ?? "UTC"
-            let zone = try DailyStepsRequest.parseTimeZone(tz)
-            range = try ExportRange.parse(from: query["from"].map(String.init), to: query["to"].map(String.init),
-                                          timeZone: zone)
-        } catch let error as DailyStepsError {
-            throw SinkError.badRequest(error.description, field: error.parameter)
-        } catch let error as ExportRangeError {
-            throw SinkError.badRequest(error.message, field: error.parameter)
-        }
+        let range = try daysOrInstants(query)
         let type = if let text = query["type"] { try await exportType(String(text), client: client) } else { SampleType.stepCount }
         let storage = self.storage
         let pageQuery = SamplePageQuery(type: type, limit: Self.exportPageLimit, maxBytes: configuration.maxPageBytes,
@@ -66,6 +56,22 @@ extension SinkResponder {
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The starts `from`/`to` bound (``ExportRange``): dates `YYYY-MM-DD` (local days in `tz`, default UTC; `to`
+    /// includes its day) or ISO-8601 instants (`to` exclusive); every instant when both are absent. 400 naming the
+    /// parameter otherwise. `GET /export` and `GET /routes` read their range so.
+    func daysOrInstants(_ query: Query) throws -> TimeRange {
+        do {
+            let tz = query["tz"].map(String.init) ?? "UTC"
+            let zone = try DailyStepsRequest.parseTimeZone(tz)
+            return try ExportRange.parse(from: query["from"].map(String.init), to: query["to"].map(String.init),
+                                         timeZone: zone)
+        } catch let error as DailyStepsError {
+            throw SinkError.badRequest(error.description, field: error.parameter)
+        } catch let error as ExportRangeError {
+            throw SinkError.badRequest(error.message, field: error.parameter)
+        }
     }
 
     /// The type `text` names: a HealthKit identifier (`HK…`), else the short name of a type the client holds (any

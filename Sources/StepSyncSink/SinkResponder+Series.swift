@@ -168,12 +168,14 @@ extension SinkResponder {
 
     // MARK: - GET /routes
 
-    /// `GET /routes[?from&to]`: the stored routes whose first point is in `from..<to`, a workout's or one no workout
+    /// `GET /routes[?from&to&tz]`: the stored routes whose first point is in the range (dates in `tz` or instants, as
+    /// `GET /export` reads them: ``daysOrInstants(_:)``), a workout's or one no workout
     /// names (``RouteList``), in start order. Every route part in the range is paged through: part 0s (a prefilter on
     /// `"part":0`, then the strict reader) give each route; the other parts' ends and point counts are taken from the
     /// same pages, and those past the range (a route's parts start after its first) are looked up by uuid.
     func routes(_ query: Query, client: ClientIdentity) async throws -> Response {
-        let range = try startRange(query)
+        let span = try daysOrInstants(query)
+        let range = query["from"] == nil && query["to"] == nil ? nil : span.start..<span.end
         var summaries: [RouteList.Summary] = []
         var seen: [UUID: (endMs: Int64, points: Double)] = [:]
         var cursor: String?

@@ -159,7 +159,7 @@ struct ExportCommandTests {
         }
     }
 
-    @Test("the sink's GET /export of the synced heart rate and workouts has the CLI's header and rows (in its arrival order), all but the UTC offset the wire does not carry")
+    @Test("the sink's GET /export of the synced heart rate and workouts has the CLI's header and rows in the CLI's order (start, uuid), all but the UTC offset the wire does not carry")
     func sinkAgrees() async throws {
         try await Self.withStore { dir, data in
             let token = "export-token-0123456789"
@@ -186,8 +186,9 @@ struct ExportCommandTests {
                 #expect(sinkLines.count == cliLines.count && cliLines.count > 1, "\(type)")
                 if format == "csv" { #expect(sinkLines.first == cliLines.first) }
                 // Row for row the same, but for utcOffsetSeconds: the wire does not carry it, so the sink's is empty.
-                #expect(sinkLines.map { Self.withoutOffset($0, format) }.sorted()
-                        == cliLines.map { Self.withoutOffset($0, format) }.sorted(), "\(type) \(format)")
+                // In the same order too (issue 32: the JSONL sink's were in arrival order).
+                #expect(sinkLines.map { Self.withoutOffset($0, format) }
+                        == cliLines.map { Self.withoutOffset($0, format) }, "\(type) \(format)")
                 #expect(sinkLines.dropFirst(format == "csv" ? 1 : 0).allSatisfy {
                     Self.fields($0, format)[11] == (format == "csv" ? "" : "null")
                 }, "\(type): the sink has no UTC offsets")

@@ -64,8 +64,14 @@ struct PostgresMigrationTests {
                     }
                     #expect(spans.map(\.startMs).sorted() == expectedSpans.map(\.startMs).sorted())
                     #expect(spans.map(\.value).reduce(0, +) == expectedSpans.map(\.value).reduce(0, +))
-                    #expect(try await storage.stepStartBounds(for: ClientIdentity(String(client)))
-                            == low...high)
+                    // Every type's first and last start, from the index (a type not held is left out).
+                    var bounds: [SampleType: ClosedRange<Int64>] = [:]
+                    for (type, ofType) in Dictionary(grouping: samples, by: \.type) {
+                        bounds[type] = ofType.map(\.startMs).min()!...ofType.map(\.startMs).max()!
+                    }
+                    #expect(bounds[.stepCount] == low...high)
+                    #expect(try await storage.startBounds(of: Array(bounds.keys) + [SampleType("HKQuantityTypeIdentifierNone")],
+                                                          for: ClientIdentity(String(client))) == bounds)
 
                     // Exactly once across the migration: the whole history again is all duplicates.
                     let again = try await storage.insert(samples, client: client)

@@ -44,7 +44,8 @@ extension SinkResponder {
     /// `GET /stats`: what the dashboard shows, in one object (see `Planning/dashboard.md` and the OpenAPI document).
     func stats(client: ClientIdentity) async throws -> Response {
         let counts = try await storage.typeCounts(for: client)
-        let bounds = try await storage.stepStartBounds(for: client)
+        let bounds = try await storage.startBounds(of: Array(counts.keys), for: client)
+        let steps = bounds[.stepCount]
         let usage = try await storage.usage()
         let health = await storage.health()
         let done = activity.snapshot(for: client)
@@ -54,7 +55,13 @@ extension SinkResponder {
         let answer = SinkStatsAnswer(
             samples: .init(total: counts.values.reduce(0, +), steps: counts[.stepCount] ?? 0,
                            types: SinkTypesAnswer(counts: counts).types,
-                           firstStepStart: time(bounds?.lowerBound), lastStepStart: time(bounds?.upperBound)),
+                           firstStepStart: time(steps?.lowerBound), lastStepStart: time(steps?.upperBound),
+                           firstStarts: Dictionary(uniqueKeysWithValues: bounds.map {
+                               ($0.key.rawValue, ISO8601Millis.format($0.value.lowerBound))
+                           }),
+                           lastStarts: Dictionary(uniqueKeysWithValues: bounds.map {
+                               ($0.key.rawValue, ISO8601Millis.format($0.value.upperBound))
+                           })),
             activity: .init(startedAt: time(done.startedAtMs), requests: done.requests, errors: done.errors,
                             ingests: done.ingests, inserted: done.inserted, duplicates: done.duplicates,
                             lastIngest: time(done.lastIngestMs), lastRequest: time(done.lastRequestMs)),

@@ -17,6 +17,10 @@ struct SinkStatsAnswer: Encodable, Sendable, Equatable {
         /// The start of the first and last step samples (ISO-8601, ms), `null` for none.
         @NullWhenAbsent var firstStepStart: String?
         @NullWhenAbsent var lastStepStart: String?
+        /// Per type identifier held, the start of its oldest and of its newest sample (ISO-8601, ms): a panel whose
+        /// type has nothing in the chart's days shows the days ending on its newest instead.
+        var firstStarts: [String: String]
+        var lastStarts: [String: String]
     }
 
     /// What the sink has done since it started (``SinkActivity``); instants ISO-8601, `null` when not yet.

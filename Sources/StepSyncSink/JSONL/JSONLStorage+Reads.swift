@@ -2,28 +2,49 @@ import Foundation
 import StepSyncCore
 
 extension JSONLStorage {
+    /// The page in (start, uuid) order, as on PostgreSQL and in the CLI's export: the log's ``StartOrder``,
+    /// brought up to date, is searched for the cursor's position and walked from there; the lines picked are read
+    /// with as few `pread`s as they allow. The cursor is a ``StartCursor``.
     public func page(_ query: SamplePageQuery, for client: ClientIdentity) async throws -> SamplePage {
-        var start = 0
+        var after: StartCursor?
         if let cursor = query.cursor, !cursor.isEmpty {
-            guard let value = Int(cursor), value >= 0 else { throw SampleStorageError.invalidCursor(cursor) }
-            start = value
+            guard let parsed = StartCursor(cursor) else { throw SampleStorageError.invalidCursor(cursor) }
+            after = parsed
         }
         guard let number = logNumbers[query.type] else { return SamplePage(storedCount: 0, samples: [], nextCursor: nil) }
+        let order: StartOrder
+        if let made = logs[number].startOrder {
+            order = made
+        } else {
+            order = StartOrder()
+            logs[number].startOrder = order
+        }
         let log = logs[number]
+        order.update(log, number: UInt16(number), index: index)
+        let upper = query.startRange?.upperBound ?? .max
+        var i = order.firstPosition(after: after, startingAtOrAfter: query.startRange?.lowerBound ?? .min)
         var picked: [TypeLog.Slot] = []
         var bytes = 0
-        var i = start
-        while i < log.readable, picked.count < query.limit {
-            let slot = log.slots[i]
-            if !slot.isDeleted, query.startRange?.contains(slot.startMs) ?? true {
-                if !picked.isEmpty, bytes + slot.length > query.maxBytes { break }
-                picked.append(slot)
-                bytes += slot.length
+        var more = false
+        let slots = log.slots
+        order.entries.withElements { entries in
+            while i < entries.count {
+                let slot = slots[Int(entries[i].slot)]
+                if slot.startMs >= upper { break }
+                if !slot.isDeleted {
+                    if picked.count == query.limit || (!picked.isEmpty && bytes + slot.length > query.maxBytes) {
+                        more = true
+                        break
+                    }
+                    picked.append(slot)
+                    bytes += slot.length
+                }
+                i += 1
             }
-            i += 1
         }
         let samples = try read(picked, of: log)
-        return SamplePage(storedCount: log.live, samples: samples, nextCursor: i < log.readable ? String(i) : nil)
+        let next = more ? samples.last.map { StartCursor(startMs: $0.startMs, uuid: $0.uuid).text } : nil
+        return SamplePage(storedCount: log.live, samples: samples, nextCursor: next)
     }
 
     /// Looks each uuid up in the ``UUIDIndex`` (its log must be `type`'s and its line readable, i.e. synced), then

@@ -32,6 +32,8 @@ struct TypeLog {
     /// Every line that held a sample, in file order (deleted ones marked); grown in place (``PageBuffer``), so a
     /// decade's table never exists twice while it grows. Shared by copies of the log: only the storage mutates it.
     var slots = PageBuffer<Slot>()
+    /// The samples in (start, uuid) order, made on the first page asked of the type (``StartOrder``).
+    var startOrder: StartOrder?
     /// How many of `slots` are written and synced (only those are served).
     var readable = 0
     /// Live samples (stored, not deleted), including those being committed.

@@ -102,6 +102,28 @@ struct UUIDIndex {
         return entry.log == Self.empty ? nil : Location(log: entry.log, slot: entry.slot)
     }
 
+    /// Calls `body` with every uuid held in `log` and its slot, in no particular order (the keys are turned back
+    /// into uuids: the mixing is a bijection).
+    func forEach(inLog log: UInt16, _ body: (UUID, UInt32) -> Void) {
+        run.withElements { entries in
+            for entry in entries where entry.log == log { body(Self.uuid(entry.k0, entry.k1), entry.slot) }
+        }
+        guard recentCount > 0 else { return }
+        for entry in recent where entry.log == log { body(Self.uuid(entry.k0, entry.k1), entry.slot) }
+    }
+
+    /// The uuid whose key is `(k0, k1)`: ``key(_:)`` undone.
+    private static func uuid(_ k0: UInt64, _ k1: UInt64) -> UUID {
+        let hi = k0 ^ mix(k1 ^ 0x9E37_79B9_7F4A_7C15)
+        let lo = k1 ^ mix(hi)
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) {
+            $0.storeBytes(of: hi, toByteOffset: 0, as: UInt64.self)
+            $0.storeBytes(of: lo, toByteOffset: 8, as: UInt64.self)
+        }
+        return UUID(uuid: bytes)
+    }
+
     /// Whether `uuid` is held.
     func contains(_ uuid: UUID) -> Bool { location(of: uuid) != nil }
 

@@ -39,8 +39,8 @@ public protocol SampleStorage: Service, Sendable {
     /// Deletes every sample of the given types (all types when `nil`), durably; returns how many there were.
     func clear(_ types: [SampleType]?, for client: ClientIdentity) async throws -> Int
 
-    /// A page of `query.type`'s samples in the storage's order (arrival for JSONL; start, then uuid, for PostgreSQL,
-    /// where arrival means nothing across sinks), from `query.cursor` on, keeping those whose start is in
+    /// A page of `query.type`'s samples in start, then uuid, order (the CLI's export's; arrival
+    /// would mean nothing across storages), from `query.cursor` on, keeping those whose start is in
     /// `query.startRange`, at most `query.limit` samples and — after the first — `query.maxBytes` bytes of stored
     /// JSON. `storedCount` counts every stored sample of the type; `nextCursor` is `nil` on the last page.
     ///
@@ -61,9 +61,10 @@ public protocol SampleStorage: Service, Sendable {
     /// rule (`DailyStepTotals`, a sweep in start order), read in one scan or one query.
     func stepSpans(overlapping range: Range<Int64>, for client: ClientIdentity) async throws -> [StepSpan]
 
-    /// The first and last start (UTC ms) of `client`'s live step-count samples, or `nil` when it has none: where the
-    /// dashboard's chart starts and ends (`GET /stats`). A default implementation reads ``stepSpans(overlapping:for:)``.
-    func stepStartBounds(for client: ClientIdentity) async throws -> ClosedRange<Int64>?
+    /// The first and last start (UTC ms) of `client`'s live samples of each of `types` (a type it holds none of is
+    /// left out): where the dashboard's chart and each panel start and end (`GET /stats`). Answered from an index —
+    /// the JSONL storage's in-memory slots, PostgreSQL's `(client_id, type_key, start_at)` — never by reading samples.
+    func startBounds(of types: [SampleType], for client: ClientIdentity) async throws -> [SampleType: ClosedRange<Int64>]
 
     /// The files (or relations) the storage occupies and their sizes, for the dashboard. The default is empty.
     func usage() async throws -> StorageUsage
