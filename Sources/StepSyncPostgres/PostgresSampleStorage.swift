@@ -183,7 +183,7 @@ public final class PostgresSampleStorage: Sendable {
             guard let connection = leased.value.withLock({ $0 }) else { return }
             logger.warning("Database connection closed: no answer within the deadline",
                            metadata: ["postgres.deadline": "\(total)"])
-            Task { try? await connection.close() }
+            CopyDataPhase.close(connection)
         }) {
             try await withThrowingTaskGroup(of: LeaseOutcome<R>.self) { group in
                 group.addTask {
