@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "stepsync", targets: ["stepsync"]),
         .library(name: "StepSyncCore", targets: ["StepSyncCore"]),
         .library(name: "StepSyncStore", targets: ["StepSyncStore"]),
+        .library(name: "StepSyncStorage", targets: ["StepSyncStorage"]),
         .library(name: "StepSyncSink", targets: ["StepSyncSink"]),
         .library(name: "StepSyncEngine", targets: ["StepSyncEngine"]),
         .library(name: "StepSyncImport", targets: ["StepSyncImport"]),
@@ -49,9 +50,18 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
 
+        // The sink's storage port: the `SampleStorage` protocol and its values, which the JSONL storage (in the sink)
+        // and the PostgreSQL one implement — neither Hummingbird nor the sink.
+        .target(name: "StepSyncStorage", dependencies: [
+            "StepSyncCore",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+
         // The bundled JSONL sink server (Hummingbird 2).
         .target(name: "StepSyncSink", dependencies: [
             "StepSyncCore",
+            "StepSyncStorage",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -75,7 +85,7 @@ let package = Package(
         // constraint, several sinks on one database.
         .target(name: "StepSyncPostgres", dependencies: [
             "StepSyncCore",
-            "StepSyncSink",
+            "StepSyncStorage",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),

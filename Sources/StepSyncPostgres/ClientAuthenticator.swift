@@ -1,6 +1,6 @@
 import Foundation
 import StepSyncCore
-import StepSyncSink
+import StepSyncStorage
 import Synchronization
 
 /// Turns a bearer token into the client it belongs to, with a short cache so that a busy client costs one

@@ -1,6 +1,6 @@
 import PostgresNIO
 import StepSyncCore
-import StepSyncSink
+import StepSyncStorage
 
 /// What the dashboard's `GET /stats` asks of a storage, answered by the database.
 extension PostgresSampleStorage {

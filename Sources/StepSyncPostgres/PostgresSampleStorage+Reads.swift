@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import StepSyncCore
-import StepSyncSink
+import StepSyncStorage
 
 extension PostgresSampleStorage {
     /// A position in a client's samples of one type: after (start, uuid). Opaque to clients: `<startMs>.<UUID>`.

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import StepSyncCore
-import StepSyncSink
+import StepSyncStorage
 import Synchronization
 
 /// The sink's storage protocol on PostgreSQL: ``ClientIdentity/id`` is the client's `clients.id`, as given by

@@ -1,5 +1,5 @@
 import Logging
-import StepSyncSink
+import StepSyncStorage
 
 /// What `stepsync serve --database URL` runs: a migrated PostgreSQL storage and the authenticator of its clients,
 /// for ``buildSinkApplication(configuration:storage:authenticator:logger:onServerRunning:)``.

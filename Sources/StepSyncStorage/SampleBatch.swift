@@ -8,9 +8,9 @@ public struct SampleBatch: Sendable {
     /// The samples, in body order.
     public let samples: [HealthSample]
     /// The (inflated) request body the samples were parsed from.
-    let body: ByteBuffer
+    public let body: ByteBuffer
     /// Per sample, the range of its stored line in `body`'s readable bytes, or `nil`; empty when there is no body.
-    let storedLines: [Range<Int>?]
+    public let storedLines: [Range<Int>?]
 
     /// A batch of samples with no body to copy from.
     public init(_ samples: [HealthSample]) {
