@@ -25,22 +25,7 @@ struct DashboardPanelsBrowserTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", token: token)
         try await SinkServer.withRunningSink(configuration: configuration, logger: SinkHarness.quiet) { port in
-            for start in stride(from: 0, to: samples.count, by: 2_000) {
-                var body = Array(#"{"samples":["#.utf8)
-                for (i, sample) in samples[start..<min(samples.count, start + 2_000)].enumerated() {
-                    if i > 0 { body.append(UInt8(ascii: ",")) }
-                    WireEncoder.appendSampleObject(sample, to: &body)
-                }
-                body += Array("]}".utf8)
-                var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/samples")
-                request.method = .POST
-                request.headers.add(name: "Authorization", value: "Bearer \(token)")
-                request.headers.add(name: "Content-Type", value: "application/json")
-                request.body = .bytes(body)
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-                let text = String(decoding: Data(try await response.body.collect(upTo: 1 << 20).readableBytesView), as: UTF8.self)
-                #expect(response.status.code == 200, "\(text)")
-            }
+            try await SinkHarness.post(samples, port: port, token: token)
             try await body(port, dir)
         }
     }

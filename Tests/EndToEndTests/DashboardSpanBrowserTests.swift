@@ -54,26 +54,6 @@ struct DashboardSpanBrowserTests {
     /// The page's local day of an instant.
     static func day(_ ms: Int64) -> String { CivilDate(daysSinceEpoch: Int((ms + offsetMs) / Milliseconds.day)).description }
 
-    /// Posts `samples` to the sink at `port` with `token`, 2,000 a request.
-    static func post(_ samples: [HealthSample], port: Int, token: String) async throws {
-        for start in stride(from: 0, to: samples.count, by: 2_000) {
-            var body = Array(#"{"samples":["#.utf8)
-            for (i, sample) in samples[start..<min(samples.count, start + 2_000)].enumerated() {
-                if i > 0 { body.append(UInt8(ascii: ",")) }
-                WireEncoder.appendSampleObject(sample, to: &body)
-            }
-            body += Array("]}".utf8)
-            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/samples")
-            request.method = .POST
-            request.headers.add(name: "Authorization", value: "Bearer \(token)")
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(body)
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-            let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
-            #expect(response.status.code == 200, "\(text)")
-        }
-    }
-
     /// The page's hour on the clock at `date`, in ``zone``.
     static func hour(_ date: Date) -> Int { Int(((Int64(date.timeIntervalSince1970 * 1000) + offsetMs) / Milliseconds.hour) % 24) }
 
@@ -84,7 +64,7 @@ struct DashboardSpanBrowserTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", token: Self.token)
         try await SinkServer.withRunningSink(configuration: configuration, logger: SinkHarness.quiet) { port in
-            try await Self.post(Self.steps + Self.sleep + Self.others + Self.orphan, port: port, token: Self.token)
+            try await SinkHarness.post(Self.steps + Self.sleep + Self.others + Self.orphan, port: port, token: Self.token)
             let url = "http://127.0.0.1:\(port)/?tz=\(Self.zone)#token=\(Self.token)"
             let before = Date()
             let dom = try await Chromium.run(["--window-size=1280,1900", "--dump-dom"], url: url, profile: dir + "/profile")
@@ -132,7 +112,7 @@ struct DashboardSpanBrowserTests {
             let serve = try StepSyncProcess(["serve", "--port", "0", "--database", database])
             defer { kill(serve.pid, SIGKILL) }
             let port = try await serve.listeningPort()
-            try await Self.post(Array(Self.steps.prefix(3_000)) + Self.sleep, port: port, token: token)
+            try await SinkHarness.post(Array(Self.steps.prefix(3_000)) + Self.sleep, port: port, token: token)
             let url = "http://127.0.0.1:\(port)/?tz=\(Self.zone)#token=\(token)"
             let dom = try await Chromium.run(["--window-size=1280,1900", "--dump-dom"], url: url, profile: dir + "/profile")
             #expect(try Chromium.values(dom, #"<body data-state="([a-z]+)""#) == ["ready"], "\(dom.prefix(500))")

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import StepSyncCore
 import StepSyncSink
 
 /// The real sink for tests: in process on 127.0.0.1, an ephemeral port, data in its own temp dir.
@@ -28,6 +29,29 @@ public enum SinkHarness {
     /// doors for `HKQuantityTypeIdentifierStepCount`).
     public static func storedUUIDs(port: Int, type: String) async throws -> (uuids: Set<UUID>, count: Int) {
         try await storedUUIDs(port: port, path: "/samples?type=\(type)&")
+    }
+
+    /// Posts `samples` to `POST /samples` of the sink at `port` (with `token`, if any), `batch` a request; throws
+    /// naming the answer when one is not 200.
+    public static func post(_ samples: [HealthSample], port: Int, token: String?, batch: Int = 2_000) async throws {
+        for start in stride(from: 0, to: samples.count, by: batch) {
+            var body = Array(#"{"samples":["#.utf8)
+            for (i, sample) in samples[start..<min(samples.count, start + batch)].enumerated() {
+                if i > 0 { body.append(UInt8(ascii: ",")) }
+                WireEncoder.appendSampleObject(sample, to: &body)
+            }
+            body += Array("]}".utf8)
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/samples")
+            request.method = .POST
+            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(body)
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            guard response.status.code == 200 else {
+                throw HarnessError(message: "POST /samples answered \(response.status): \(text.prefix(300))")
+            }
+        }
     }
 
     /// The sink's sample counts per type (`GET /samples/types`).
