@@ -43,7 +43,7 @@ struct ClientTransportTests {
         ("20990101000000Z", "21000101000000Z", "the certificate is not valid before 2099-01-01 00:00:00 UTC"),
     ])
     func serveRefusesOutOfDate(start: String, end: String, phrase: String) async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-dated")
+        let dir = try TemporaryDirectory.make("stepsync-dated")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let certificate = try await DatedCertificate.make(in: dir, start: start, end: end)
         let serve = try StepSyncProcess([
@@ -64,7 +64,7 @@ struct ClientTransportTests {
 
     @Test("sync --cacert and reset --remote against a sink whose certificate expired say so, not \"not trusted\"")
     func clientNamesExpiry() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-expired")
+        let dir = try TemporaryDirectory.make("stepsync-expired")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let certificate = try await DatedCertificate.make(in: dir, start: "20200101000000Z", end: "20210101000000Z")
         // `serve` refuses the certificate, so openssl's own TLS server presents it.

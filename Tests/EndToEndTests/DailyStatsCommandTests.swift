@@ -5,11 +5,12 @@ import Foundation
 import StepSyncCore
 import StepSyncStore
 import Testing
+import StepSyncTestSupport
 
 @Suite("stepsync stats --daily")
 struct DailyStatsCommandTests {
     static func temporaryDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("stepsync-daily-\(UUID().uuidString)")
+        URL(fileURLWithPath: TemporaryDirectory.uniquePath("stepsync-daily"))
     }
 
     /// The `days` of `stats --daily --json` as (date, steps).

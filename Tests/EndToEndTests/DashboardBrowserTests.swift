@@ -45,7 +45,7 @@ struct DashboardBrowserTests {
     static func withSyncedSink(_ body: @Sendable (_ store: StepStore, _ stepCount: Int, _ port: Int, _ dir: String) async throws -> Void)
         async throws
     {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-dashboard-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-dashboard")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try StepStore(dataDirectory: DataDirectory(path: dir + "/data"))
         let samples = Array(SampleGenerator(profile: .realistic, seed: 15,

@@ -21,7 +21,7 @@ struct DashboardPanelsBrowserTests {
     static func withSink(_ samples: [HealthSample], _ body: @Sendable (_ port: Int, _ dir: String) async throws -> Void)
         async throws
     {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-panels-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-panels")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", token: token)
         try await SinkServer.withRunningSink(configuration: configuration, logger: SinkHarness.quiet) { port in

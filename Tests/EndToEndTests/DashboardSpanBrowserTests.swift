@@ -60,7 +60,7 @@ struct DashboardSpanBrowserTests {
     @Test("JSONL: sleep months before the steps is shown over its own days; five file rows and the rest summed; the clock in the page's zone; the orphan route listed and drawn")
     func jsonl() async throws {
         _ = try #require(Chromium.path, "chromium is not installed: apt-get install chromium")
-        let dir = try TransportHarness.temporaryDirectory("stepsync-dash-span")
+        let dir = try TemporaryDirectory.make("stepsync-dash-span")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", token: Self.token)
         try await SinkServer.withRunningSink(configuration: configuration, logger: SinkHarness.quiet) { port in
@@ -103,7 +103,7 @@ struct DashboardSpanBrowserTests {
           .enabled(if: PostgresHarness.shouldRun, "PostgreSQL server binaries not installed"))
     func postgres() async throws {
         _ = try #require(Chromium.path, "chromium is not installed: apt-get install chromium")
-        let dir = try TransportHarness.temporaryDirectory("stepsync-dash-span-pg")
+        let dir = try TemporaryDirectory.make("stepsync-dash-span-pg")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try await PostgresHarness.withDatabase { database in
             let (added, add) = try await StepSyncProcess.run(["clients", "add", "anna", "--database", database])

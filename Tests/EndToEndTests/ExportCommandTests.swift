@@ -13,7 +13,7 @@ import Testing
 struct ExportCommandTests {
     /// Ten weeks of realistic steps (iPhone and Watch), heart rate and workouts (details with quotes and commas).
     static func withStore<T>(_ body: (_ dir: String, _ data: [String]) async throws -> T) async throws -> T {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-export-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-export")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try StepStore(dataDirectory: DataDirectory(path: dir + "/data"))
@@ -144,7 +144,7 @@ struct ExportCommandTests {
 
     @Test("CSV: names that would run as formulas come out as text (one leading '), the negative value as -3.5")
     func formulasNeutralised() async throws {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-formula-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-formula")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try StepStore(dataDirectory: DataDirectory(path: dir + "/data")).insert(FormulaCells.samples)

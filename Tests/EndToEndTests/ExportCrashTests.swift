@@ -51,7 +51,7 @@ struct ExportCrashTests {
 
     @Test("kill -9 mid-export: no temporary file is left, --out is absent or the previous complete file; the next run writes it whole")
     func killNineMidExport() async throws {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-export-crash-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-export-crash")
         let out = dir + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -77,7 +77,7 @@ struct ExportCrashTests {
 
     @Test("a named temporary file a killed export left (its process gone) is removed by the next export to the same file; a live writer's and another file's are kept")
     func staleTemporaryRemoved() async throws {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-export-stale-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-export-stale")
         let out = dir + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -18,7 +18,7 @@ struct FirstRunTests {
 
     @Test("sync in a directory with no store exits non-zero naming it, and creates nothing")
     func syncWithoutStore() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-first-sync")
+        let dir = try TemporaryDirectory.make("stepsync-first-sync")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let data = dir + "/data"
         let (status, run) = try await StepSyncProcess.run(["sync", "--data-dir", data, "--give-up-after", "0.1"])
@@ -29,7 +29,7 @@ struct FirstRunTests {
 
     @Test("a failed first import leaves no store and no data directory; one into an existing store keeps it")
     func failedImportLeavesNothing() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-first-import")
+        let dir = try TemporaryDirectory.make("stepsync-first-import")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let notAnExport = dir + "/notes.xml"
         try "<notes><note>not health data</note></notes>\n".write(toFile: notAnExport, atomically: true, encoding: .utf8)
@@ -49,7 +49,7 @@ struct FirstRunTests {
 
     @Test("import of an unzipped apple_health_export folder reads its export.xml")
     func unzippedFolder() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-folder-import")
+        let dir = try TemporaryDirectory.make("stepsync-folder-import")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let folder = dir + "/apple_health_export"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

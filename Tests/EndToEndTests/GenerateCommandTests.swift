@@ -9,7 +9,7 @@ import Testing
 @Suite("stepsync generate")
 struct GenerateCommandTests {
     static func temporaryDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("stepsync-generate-\(UUID().uuidString)")
+        URL(fileURLWithPath: TemporaryDirectory.uniquePath("stepsync-generate"))
     }
 
     static func run(_ arguments: [String]) async throws {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 @testable import StepSyncCLI
 import Testing
+import StepSyncTestSupport
 
 /// Issue 16: every command's `--help` has an example that parses, the README's commands and options are the binary's,
 /// and shell completions are generated.
@@ -227,7 +228,7 @@ struct HelpTests {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
         let examples = Self.readmeRunnableExamples(text)
         #expect(examples.count >= 15, "\(examples)")
-        let dir = NSTemporaryDirectory() + "stepsync-readme-\(UUID().uuidString)"
+        let dir = TemporaryDirectory.uniquePath("stepsync-readme")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let environment = ["STEPSYNC_DATA_DIR": dir, "STEPSYNC_TZ": "UTC"]
         var sink: StepSyncProcess?

@@ -37,7 +37,7 @@ struct ImportCrashTests {
 
     @Test("kill -9 in the middle of a bulk import: the next open rolls it back, the store is as before and in WAL mode, a re-import stores every record")
     func killNineMidImport() async throws {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-import-crash-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-import-crash")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let data = dir + "/data", store = data + "/health.sqlite", journal = store + "-journal"

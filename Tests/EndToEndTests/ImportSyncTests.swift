@@ -87,7 +87,7 @@ struct ImportSyncTests {
 
     @Test("the sink's step uuids equal the store's, and their count the export's valid step records; --strict imports nothing")
     func importLayerSync() async throws {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-import-e2e-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-import-e2e")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let data = ["--data-dir", (dir as NSString).appendingPathComponent("data")]

@@ -24,7 +24,7 @@ struct IncrementalSyncTests {
 
     @Test("ten years, then 30 new days + 500 late samples + 200 deletions: the second sync sends exactly those")
     func backfillThenChanges() async throws {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-incremental-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-incremental")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let data = ["--data-dir", dir]
 
@@ -108,7 +108,7 @@ struct ResetEndToEndTests {
 
     /// A fresh data directory with a year of seed-profile steps, layered and synced to the sink at `port`.
     static func syncedYear(port: Int) async throws -> (dir: String, data: [String], sync: [String]) {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-reset-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-reset")
         let data = ["--data-dir", dir]
         let sync = ["sync", "--server", "http://127.0.0.1:\(port)", "--backoff-base", "0.01", "--json"] + data
         _ = try await stepsync(["generate", "--years", "1", "--profile", "seed", "--seed", "5", "--end", "2025-06-30"] + data)

@@ -120,7 +120,7 @@ struct JSONOutputSchemaTests {
 
     @Test("every command's --json, run through the real binary on one history, conforms to its schema")
     func everyCommand() async throws {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-schema-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-schema")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let data = ["--data-dir", (dir as NSString).appendingPathComponent("data")]

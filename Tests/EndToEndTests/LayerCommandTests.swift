@@ -30,7 +30,7 @@ struct LayerCommandTests {
 
     @Test("layer, layer again (nothing changes), add later samples, layer appends only the new range")
     func layerTwiceThenAppend() async throws {
-        let dir = NSTemporaryDirectory() + "stepsync-layer-\(UUID().uuidString)"
+        let dir = TemporaryDirectory.uniquePath("stepsync-layer")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try StepStore(dataDirectory: DataDirectory(path: dir))
         try store.insert(Self.samples(from: Self.origin, count: 600, steps: 50))  // 30,000 steps
@@ -66,7 +66,7 @@ struct LayerCommandTests {
 
     /// A data directory holding steps, heart rate, distance, sleep and workouts, 30 days from `origin`.
     static func mixedDataDirectory() throws -> (dir: String, samples: [HealthSample]) {
-        let dir = NSTemporaryDirectory() + "stepsync-types-\(UUID().uuidString)"
+        let dir = TemporaryDirectory.uniquePath("stepsync-types")
         let store = try StepStore(dataDirectory: DataDirectory(path: dir))
         var samples: [HealthSample] = []
         func add(_ type: SampleType, _ count: Int, every: Int64, value: (Int) -> Double, unit: String, length: Int64) {

@@ -1,6 +1,7 @@
 import Foundation
 import StepSyncCore
 import Testing
+import StepSyncTestSupport
 
 /// The tools of the real-client tests: the Python venv `.ci/venv` makes (requests, httpx, openapi-python-client, ruff),
 /// Node 20 and curl. The tests run where all are installed, and always in CI (where a missing one fails them).
@@ -65,7 +66,7 @@ struct RealClientTests {
 
     /// A running `stepsync serve` with a token, for `body`.
     func withServe<T>(_ body: (String, String) async throws -> T) async throws -> T {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-clients-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-clients")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let serve = try StepSyncProcess(["serve", "--port", "0", "--data", dir + "/sink/steps.jsonl", "--token", Self.token])

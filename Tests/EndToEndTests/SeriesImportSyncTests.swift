@@ -200,7 +200,7 @@ struct SeriesImportSyncTests {
 
     @Test("routes and ECGs reach the sink point for point and voltage for voltage, through a kill -9 of the sink mid-sync")
     func importLayerServeSync() async throws {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-series-e2e-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-series-e2e")
         try FileManager.default.createDirectory(atPath: dir + "/sink", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let data = ["--data-dir", dir + "/data"]

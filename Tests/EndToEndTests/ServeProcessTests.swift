@@ -10,7 +10,7 @@ import Testing
 struct ServeProcessTests {
     /// A temporary data directory for a sink, removed afterwards.
     func withSinkDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-serve-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-serve")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         return try await body(dir)

@@ -9,7 +9,7 @@ import Testing
 struct ServerIdentityTests {
     /// A plain web server (`python3 -m http.server`, 501 to every POST, 404 pages for the rest) on a free port.
     func withPlainWebServer<R>(_ body: (_ port: Int) async throws -> R) async throws -> R {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-plainweb")
+        let dir = try TemporaryDirectory.make("stepsync-plainweb")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         for _ in 0..<5 {
             let port = try PostgresHarness.freePort()
@@ -64,7 +64,7 @@ struct ServerIdentityTests {
 
     @Test("a sink published under /stepsync/ by nginx syncs exact through its base path; the proxy's root is found out as not a sink")
     func basePathBehindProxy() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-prefix")
+        let dir = try TemporaryDirectory.make("stepsync-prefix")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let certificate = try await TransportHarness.makeCertificate(in: dir)
         let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 4, types: [.stepCount, .heartRate])
@@ -107,7 +107,7 @@ struct ServerIdentityTests {
 
     @Test("a sink that refuses the client (wrong token: 401) stops the run at once, one line naming --token, every interval pending; the right token syncs exact")
     func wrongTokenStopsAtOnce() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-token")
+        let dir = try TemporaryDirectory.make("stepsync-token")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let fixture = try SyncFixture(intervals: 30, samplesPerInterval: 3)
         let token = "the-right-token-0123456789"

@@ -48,7 +48,7 @@ struct SinkSwitchTests {
 
     @Test("delete --from D --to D reads the day in --tz (Europe/Paris), as export does; status counts the deletion at once")
     func deleteReadsDaysInZone() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-delete-tz")
+        let dir = try TemporaryDirectory.make("stepsync-delete-tz")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try StepStore(dataDirectory: DataDirectory(path: dir))
         // 2020-12-31 in Paris (UTC+1) is [2020-12-30T23:00Z, 2020-12-31T23:00Z).

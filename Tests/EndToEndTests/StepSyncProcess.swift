@@ -93,7 +93,7 @@ struct StepSyncProcess {
 /// had piled up in the temporary directory when each file was left there).
 private enum ProcessOutputDirectory {
     static let path: String = {
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-proc-\(UUID().uuidString)")
+        let path = TemporaryDirectory.uniquePath("stepsync-proc")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: ProcessOutputDirectory.path) }
         return path

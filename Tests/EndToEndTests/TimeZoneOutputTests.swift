@@ -5,6 +5,7 @@ import StepSyncCore
 @testable import StepSyncEngine
 import StepSyncStore
 import Testing
+import StepSyncTestSupport
 
 /// Issue 16: human output in the user's time zone (`--tz`, `STEPSYNC_TZ`, the system's), naming it; `--json` UTC.
 @Suite("Times for people in their own zone")
@@ -71,7 +72,7 @@ struct TimeZoneOutputTests {
     /// A data directory holding two step samples: one at 2024-12-31T20:00:00Z (already 2025 in Tokyo), one at
     /// 2025-03-30T01:30:00Z; layered into one interval per sample (--max-steps 100).
     static func layeredDirectory() async throws -> String {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-tz-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-tz")
         let samples = [(Int64(1_735_675_200_000), 80.0), (springForward, 90.0)].map { start, value in
             HealthSample(uuid: UUID(), type: .stepCount, startMs: start, endMs: start + 60_000, value: value, unit: "count",
                          sourceName: "iPhone", sourceBundleId: "com.apple.health")

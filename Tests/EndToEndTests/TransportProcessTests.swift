@@ -42,7 +42,7 @@ struct TransportProcessTests {
 
     @Test("HTTPS: curl --cacert and sync --cacert (and STEPSYNC_CACERT) reach serve --tls-cert/--tls-key, the sink ends exact; without them the sync stops naming --cacert with the ledger pending; plain HTTP gets no 2xx")
     func builtInTLS() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-tls")
+        let dir = try TemporaryDirectory.make("stepsync-tls")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let certificate = try await TransportHarness.makeCertificate(in: dir)
         let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 6, types: [.stepCount, .heartRate])
@@ -116,7 +116,7 @@ struct TransportProcessTests {
 
     @Test("serve: a non-loopback host without TLS warns about tokens in clear; with TLS it does not")
     func plainPublicBindWarns() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-tls-warn")
+        let dir = try TemporaryDirectory.make("stepsync-tls-warn")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let certificate = try await TransportHarness.makeCertificate(in: dir)
         let token = ["--token", "a-long-enough-test-token"]
@@ -180,7 +180,7 @@ struct TransportProcessTests {
 struct NginxProcessTests {
     @Test("every type of a generated year through nginx (TLS, 1 MB body limit): 0 failed, 0 pending, the sink exact by type")
     func everyTypeBehindNginx() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-nginx-test")
+        let dir = try TemporaryDirectory.make("stepsync-nginx-test")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let certificate = try await TransportHarness.makeCertificate(in: dir)
         let data = dir + "/client"

@@ -65,7 +65,7 @@ struct BulkImportTests {
     @Test("bulk and one-row-at-a-time imports give the same store and counts: duplicates, routes, ECGs, skips; a re-import and a newer export",
           arguments: [BulkLoad.standard, BulkLoad(maxStoredSamples: 65_536, capacity: 700)])
     func sameStoreAndCounts(policy: BulkLoad) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stepsync-bulk-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: TemporaryDirectory.uniquePath("stepsync-bulk"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try Self.zip(Self.records(count: 1_500, every: 11), named: "first.zip", in: directory)
@@ -90,7 +90,7 @@ struct BulkImportTests {
 
     @Test("a bulk import refused under --strict leaves the store exactly as it was")
     func strictRefusalRollsBack() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stepsync-bulk-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: TemporaryDirectory.uniquePath("stepsync-bulk"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let good = try Self.zip(Self.records(count: 300, every: 1_000, from: 10), named: "good.zip", in: directory)

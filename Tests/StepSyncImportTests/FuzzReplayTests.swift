@@ -3,6 +3,7 @@ import FuzzReplaySupport
 import StepSyncCore
 import Testing
 @testable import StepSyncImport
+import StepSyncTestSupport
 
 /// The fuzzers' corpora and every crash they found, run once through the importer's real scanner and decoders with
 /// the fuzzers' own oracles (`FuzzOracles/`), plus a seeded slice of mutations of the corpus; see `Fuzz/README.md`.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StepSyncImport
+import StepSyncTestSupport
 
 /// The inflating thread hands the scanner what `ExportInput.stream` would have: the same bytes in the same order,
 /// then the input's error; a consumer error stops it.
@@ -18,7 +19,7 @@ struct InflateAheadTests {
     }
 
     static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stepsync-ahead-\(UUID().uuidString)")
+        let url = URL(fileURLWithPath: TemporaryDirectory.uniquePath("stepsync-ahead"))
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -143,7 +143,7 @@ struct PostgresSinkTests {
     func revocationWithinTheCacheLifetime() async throws {
         try await PostgresHarness.withDatabase { url in
             let tokens = try await addClients(["anna"], url: url)
-            let clock = ManualClock()
+            let clock = TestClock(.manual)  // moves only when advanced
             try await withPostgresSink(url: url, clock: clock) { port in
                 let anna = SinkCaller(port: port, token: tokens["anna"])
                 #expect(try await anna.send(.GET, "/steps").status == 200)

@@ -16,7 +16,7 @@ final class StepSyncBinary: Sendable {
 
     /// Starts `stepsync <arguments>`, with `environment` added to this process's.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        let base = NSTemporaryDirectory() + "stepsync-pg-proc-\(UUID().uuidString)"
+        let base = TemporaryDirectory.uniquePath("stepsync-pg-proc")
         stdoutPath = base + ".out"
         stderrPath = base + ".err"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)

@@ -30,7 +30,7 @@ enum DashboardScript {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let page = root.appendingPathComponent("Sources/StepSyncSink/Resources/dashboard.html").path
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-dashjs-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-dashjs")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try harness.write(toFile: dir + "/harness.js", atomically: true, encoding: .utf8)

@@ -1,13 +1,14 @@
 import Foundation
 @testable import StepSyncSink
 import Testing
+import StepSyncTestSupport
 
 /// The JSONL sink's descriptor cache: bounded, least recently used out first, never closing a leased descriptor.
 @Suite("JSONL descriptor cache")
 struct DescriptorCacheTests {
     /// `n` files with known contents under a temporary directory.
     func withFiles<T>(_ n: Int, _ body: ([String]) throws -> T) throws -> T {
-        let dir = NSTemporaryDirectory() + "stepsync-fd-\(UUID().uuidString)"
+        let dir = TemporaryDirectory.uniquePath("stepsync-fd")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let paths = (0..<n).map { "\(dir)/f\($0).jsonl" }

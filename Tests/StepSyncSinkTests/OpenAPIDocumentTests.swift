@@ -3,6 +3,7 @@ import Foundation
 import NIOHTTP1
 @testable import StepSyncSink
 import Testing
+import StepSyncTestSupport
 
 /// `GET /openapi.json` is held to the sink: every route it answers is documented with exactly its methods, and every
 /// example in the document, sent to a real sink, gets a documented answer whose body has the documented shape.

@@ -49,7 +49,7 @@ struct ProxyWarningTests {
 
     @Test("X-Forwarded-For without a token: one warning for many requests; with a token, or without the header, none")
     func warnsOnce() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-proxy-warning")
+        let dir = try TemporaryDirectory.make("stepsync-proxy-warning")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let plain = CollectedWarnings()
         try await Self.withSink(dir: dir + "/a", logger: plain.logger) { port in
@@ -75,7 +75,7 @@ struct ProxyWarningTests {
 
     @Test("/health names the data directory's sink: the same after a restart, another for another directory or a wiped one")
     func healthNamesTheSink() async throws {
-        let dir = try TransportHarness.temporaryDirectory("stepsync-sink-identity")
+        let dir = try TemporaryDirectory.make("stepsync-sink-identity")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         func identity(_ path: String) async throws -> String? {
             try await Self.withSink(dir: path, logger: SinkHarness.quiet) { port in

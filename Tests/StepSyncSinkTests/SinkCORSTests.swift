@@ -1,6 +1,7 @@
 import Foundation
 import StepSyncSink
 import Testing
+import StepSyncTestSupport
 
 /// `serve --cors-origin`: a browser app on an allowed origin may call the API; any other origin gets no CORS header.
 @Suite("Sink CORS")

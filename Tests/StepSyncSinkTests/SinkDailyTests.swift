@@ -3,6 +3,7 @@ import Foundation
 import StepSyncCore
 import StepSyncSink
 import Testing
+import StepSyncTestSupport
 
 /// `GET /steps/daily` answers with the daily-totals rule (a walk recorded by the iPhone and the Watch counts once),
 /// checked against the brute-force reference on random overlapping histories, on every storage.

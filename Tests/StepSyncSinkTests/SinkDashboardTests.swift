@@ -2,6 +2,7 @@ import Foundation
 import StepSyncCore
 import StepSyncSink
 import Testing
+import StepSyncTestSupport
 
 /// What the dashboard reads: `GET /` (the page) and `GET /stats` (`GET /steps/daily` is `SinkDailyTests`).
 @Suite("the sink's dashboard endpoints")

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import StepSyncCore
 import Testing
+import StepSyncTestSupport
 
 /// Issue 21.6 through the real sink: a gzip body is one gzip member whose trailer (CRC-32, length) matches what it
 /// inflates to, and nothing after it; anything else is a 400 and nothing of it is stored.

@@ -4,6 +4,7 @@ import NIOCore
 import StepSyncCore
 import StepSyncSink
 import Testing
+import StepSyncTestSupport
 
 @Suite("Sink ingest")
 struct SinkIngestTests {

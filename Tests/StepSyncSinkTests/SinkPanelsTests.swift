@@ -2,6 +2,7 @@ import Foundation
 import StepSyncCore
 @testable import StepSyncSink
 import Testing
+import StepSyncTestSupport
 
 /// The dashboard's panel endpoints (`GET /samples/daily`, `/sleep/nights`, `/workouts`) on every storage, with
 /// known values.

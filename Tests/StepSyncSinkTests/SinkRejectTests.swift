@@ -5,6 +5,7 @@ import NIOCore
 import StepSyncCore
 import StepSyncSink
 import Testing
+import StepSyncTestSupport
 
 @Suite("Sink rejects bad input whole")
 struct SinkRejectTests {

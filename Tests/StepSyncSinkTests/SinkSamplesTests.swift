@@ -2,6 +2,7 @@ import Foundation
 import StepSyncCore
 import StepSyncSink
 import Testing
+import StepSyncTestSupport
 
 @Suite("Sink: every sample type through /samples")
 struct SinkSamplesTests {

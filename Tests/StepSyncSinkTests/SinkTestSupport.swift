@@ -9,14 +9,6 @@ import StepSyncSink
 import StepSyncTestSupport
 import Synchronization
 
-/// A temporary directory removed after `body`.
-func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
-    let path = NSTemporaryDirectory() + "stepsync-sink-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    return try await body(path)
-}
-
 let quietLogger: Logger = {
     var logger = Logger(label: "sink-test")
     logger.logLevel = .critical

@@ -1,6 +1,7 @@
 import Foundation
 import StepSyncCore
 import Testing
+import StepSyncTestSupport
 
 /// Issue 21.5 through the real sink (HTTP on 127.0.0.1, JSONL and PostgreSQL): invalid text anywhere in a body is a
 /// 400 naming the field, and nothing of that request is stored; valid non-ASCII text comes back byte for byte.

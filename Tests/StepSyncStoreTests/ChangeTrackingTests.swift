@@ -2,6 +2,7 @@ import Foundation
 import StepSyncCore
 import StepSyncStore
 import Testing
+import StepSyncTestSupport
 
 @Suite("Change tracking: deletions, tombstones, sequence windows")
 struct ChangeTrackingTests {

@@ -3,6 +3,7 @@ import Foundation
 import StepSyncCore
 import StepSyncStore
 import Testing
+import StepSyncTestSupport
 
 @Suite("Store: daily step totals from a real SQLite store")
 struct DailyTotalsStoreTests {

@@ -2,11 +2,12 @@ import Foundation
 import StepSyncCore
 import StepSyncStore
 import Testing
+import StepSyncTestSupport
 
 @Suite("Generated history in a real store")
 struct GenerateIntoStoreTests {
     static func temporaryStore() throws -> (StepStore, URL) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stepsync-gen-\(UUID().uuidString)")
+        let dir = URL(fileURLWithPath: TemporaryDirectory.uniquePath("stepsync-gen"))
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return (try StepStore(path: dir.appendingPathComponent("health.sqlite").path), dir)
     }

@@ -2,6 +2,7 @@ import Foundation
 import StepSyncCore
 import StepSyncStore
 import Testing
+import StepSyncTestSupport
 
 /// The sync engine's ledger writes for several intervals at once (one transaction each) and its one-transaction
 /// read of a request's samples.

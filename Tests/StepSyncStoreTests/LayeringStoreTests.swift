@@ -2,6 +2,7 @@ import Foundation
 import StepSyncCore
 import StepSyncStore
 import Testing
+import StepSyncTestSupport
 
 @Suite("Layering a real store")
 struct LayeringStoreTests {

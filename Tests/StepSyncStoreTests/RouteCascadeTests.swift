@@ -2,6 +2,7 @@ import Foundation
 import StepSyncCore
 import StepSyncStore
 import Testing
+import StepSyncTestSupport
 
 /// Deleting a workout deletes its route parts (`Planning/series.md`), so the next layer plans their deletion and sync
 /// removes them from the sink.

@@ -2,6 +2,7 @@ import Foundation
 import StepSyncCore
 @testable import StepSyncStore
 import Testing
+import StepSyncTestSupport
 
 @Suite("Bulk inserter")
 struct SampleInserterTests {

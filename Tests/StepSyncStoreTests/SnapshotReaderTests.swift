@@ -3,6 +3,7 @@ import GRDB
 import StepSyncCore
 @testable import StepSyncStore
 import Testing
+import StepSyncTestSupport
 
 @Suite("Layering snapshot reader: prepared statements and kept rows")
 struct SnapshotReaderTests {

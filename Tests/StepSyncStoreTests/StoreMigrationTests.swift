@@ -3,6 +3,7 @@ import GRDB
 import StepSyncCore
 @testable import StepSyncStore
 import Testing
+import StepSyncTestSupport
 
 @Suite("Migrating an existing store forward")
 struct StoreMigrationTests {

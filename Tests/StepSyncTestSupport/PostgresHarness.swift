@@ -344,7 +344,7 @@ public enum PostgresHarness {
         // From `/`, which the postgres user can enter (initdb and pg_ctl complain about an unreadable directory).
         let command = ["/bin/sh", "-c", "cd / && exec \"$0\" \"$@\"", path] + arguments
         let argv = asServerUser && asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command
-        let outputPath = NSTemporaryDirectory() + "stepsync-pg-out-\(UUID().uuidString)"
+        let outputPath = TemporaryDirectory.uniquePath("stepsync-pg-out")
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         let pid = try spawn(argv, outputPath: outputPath)
         let status: Int32 = await withCheckedContinuation { continuation in

@@ -10,7 +10,7 @@ public enum SinkHarness {
     public static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
     public static func withSink<R: Sendable>(_ body: @Sendable (_ port: Int) async throws -> R) async throws -> R {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-sink-\(UUID().uuidString)")
+        let dir = TemporaryDirectory.uniquePath("stepsync-sink")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let configuration = SinkConfiguration(

@@ -17,7 +17,7 @@ public final class SyncFixture: Sendable {
     public let intervals: [SyncInterval]
 
     public init(intervals intervalCount: Int = 30, samplesPerInterval: Int = 10, types: [SampleType] = [.stepCount]) throws {
-        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("stepsync-sync-\(UUID().uuidString)")
+        path = TemporaryDirectory.uniquePath("stepsync-sync")
         dataDirectory = DataDirectory(path: path)
         store = try StepStore(dataDirectory: dataDirectory)
         var samples: [HealthSample] = []

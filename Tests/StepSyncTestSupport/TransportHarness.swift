@@ -25,13 +25,6 @@ public enum TransportHarness {
         public let keyPath: String
     }
 
-    /// A fresh temporary directory (removed by the caller).
-    public static func temporaryDirectory(_ prefix: String) throws -> String {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     /// `openssl req -x509` for 127.0.0.1 into `directory` (cert.pem, key.pem).
     public static func makeCertificate(in directory: String) async throws -> Certificate {
         let certificate = Certificate(certificatePath: directory + "/cert.pem", keyPath: directory + "/key.pem")
@@ -84,7 +77,7 @@ public enum TransportHarness {
         guard let nginx = nginxBinary else {
             throw PostgresHarness.Failure("nginx is not installed (apt-get install nginx; .ci/run installs it)")
         }
-        let prefix = try temporaryDirectory("stepsync-nginx")
+        let prefix = try TemporaryDirectory.make("stepsync-nginx")
         defer { try? FileManager.default.removeItem(atPath: prefix) }
         var lastError: (any Error)?
         for _ in 0..<5 {

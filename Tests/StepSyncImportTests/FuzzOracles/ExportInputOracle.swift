@@ -2,6 +2,7 @@ import Foundation
 import StepSyncCore
 #if canImport(StepSyncImport)
 @testable import StepSyncImport
+import StepSyncTestSupport
 #endif
 
 /// What ``ExportInput`` (how `stepsync import` opens a file: a bare `export.xml`, or the Apple Health entry of an
