@@ -130,7 +130,9 @@ let package = Package(
         .target(name: "DailyReference", dependencies: ["StepSyncCore"], path: "Tests/DailyReference"),
         // The committed fuzz inputs (`Fuzz/`) and a seeded mutator, for the core's and the importer's replay tests.
         .target(name: "FuzzReplaySupport", dependencies: ["StepSyncCore"], path: "Tests/FuzzReplaySupport"),
-        .testTarget(name: "StepSyncCoreTests", dependencies: ["StepSyncCore", "DailyReference", "FuzzReplaySupport"]),
+        .testTarget(name: "StepSyncCoreTests", dependencies: [
+            "StepSyncCore", "StepSyncTestSupport", "DailyReference", "FuzzReplaySupport",
+        ]),
         .testTarget(name: "StepSyncStoreTests", dependencies: [
             "StepSyncCore", "StepSyncStore", "StepSyncTestSupport", "DailyReference",
         ]),

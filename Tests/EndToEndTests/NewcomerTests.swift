@@ -8,7 +8,7 @@ import Testing
 
 /// Issue 23: what a newcomer meets, through the real binary — `reset --remote` empties every type, errors in words,
 /// nothing in the future, read-only commands create nothing, one vocabulary of names, the favicon, `--version`.
-@Suite("What a newcomer meets (issue 23), through the binary", .serialized)
+@Suite("What a newcomer meets on a first run, through the binary", .serialized)
 struct NewcomerTests {
     let serve = ServeProcessTests()
 

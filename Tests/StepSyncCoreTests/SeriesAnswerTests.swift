@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import StepSyncTestSupport
 import Testing
 @testable import StepSyncCore
 
@@ -227,36 +228,6 @@ import Testing
         header.voltageCount = 0
         #expect(ElectrocardiogramAnswer.end(of: header) == header.recordedMs)
     }
-}
-
-/// The route answer, read with JSONDecoder.
-struct RouteFeatureBody: Decodable {
-    struct Geometry: Decodable {
-        var type: String
-        var coordinates: [[Double]]
-    }
-
-    struct Properties: Decodable {
-        var workout: String
-        var file: String?
-        var points: Int
-        var times: [String]
-        var speeds: [Double?]
-        var courses: [Double?]
-        var horizontalAccuracies: [Double?]
-        var verticalAccuracies: [Double?]
-        var complete: Bool
-        var missingParts: [Int]
-    }
-
-    var type: String
-    var geometry: Geometry
-    var properties: Properties
-}
-
-/// The voltages of an ECG answer, read with JSONDecoder.
-struct MicrovoltsBody: Decodable {
-    var microvolts: [Double]
 }
 
 /// Collects each `<trkpt>`'s attributes and leaf texts.

@@ -81,33 +81,3 @@ struct SinkSeriesDocumentTests {
         }
     }
 }
-
-/// The route answer, read with JSONDecoder.
-struct RouteFeatureBody: Decodable {
-    struct Geometry: Decodable {
-        var type: String
-        var coordinates: [[Double]]
-    }
-
-    struct Properties: Decodable {
-        var workout: String
-        var file: String?
-        var points: Int
-        var times: [String]
-        var speeds: [Double?]
-        var courses: [Double?]
-        var horizontalAccuracies: [Double?]
-        var verticalAccuracies: [Double?]
-        var complete: Bool
-        var missingParts: [Int]
-    }
-
-    var type: String
-    var geometry: Geometry
-    var properties: Properties
-}
-
-/// The voltages of an ECG answer, read with JSONDecoder.
-struct MicrovoltsBody: Decodable {
-    var microvolts: [Double]
-}
