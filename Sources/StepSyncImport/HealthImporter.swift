@@ -27,10 +27,14 @@ public struct HealthImporter: Sendable {
     /// store's indexes. Both leave the same store.
     public let bulkLoad: BulkLoad?
 
-    /// Creates an importer into `store`.
-    public init(store: StepStore, bulkLoad: BulkLoad? = .standard) {
+    /// The clock the import's elapsed time is measured on (``ImportSummary/seconds``).
+    public let time: TimeSource
+
+    /// Creates an importer into `store` that measures its time on `time`.
+    public init(store: StepStore, bulkLoad: BulkLoad? = .standard, time: TimeSource) {
         self.store = store
         self.bulkLoad = bulkLoad
+        self.time = time
     }
 
     /// Imports the export at `path`, calling `progress` after every chunk of XML.
@@ -47,7 +51,7 @@ public struct HealthImporter: Sendable {
         deletedSamples: DeletedSamples = .remember,
         progress: (ImportProgress) -> Void = { _ in }
     ) throws -> ImportSummary {
-        let started = ContinuousClock.now
+        let elapsedSoFar = time.stopwatch()
         let input = try ExportInput.open(path)
         let file = input.displayName(path)
         let totalBytes = input.totalBytes
@@ -106,7 +110,7 @@ public struct HealthImporter: Sendable {
                 }
             }
         }
-        let elapsed = ContinuousClock.now - started
+        let elapsed = elapsedSoFar()
         return ImportSummary(
             file: path,
             entry: { if case .zip(_, let entry) = input { return entry.path } else { return nil } }(),

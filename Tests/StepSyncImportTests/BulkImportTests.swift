@@ -57,7 +57,7 @@ struct BulkImportTests {
     static func run(_ exports: [String], bulkLoad: BulkLoad?, in directory: URL, name: String) throws -> ([String], [String]) {
         let path = directory.appendingPathComponent(name).path
         let store = try StepStore(path: path)
-        let importer = HealthImporter(store: store, bulkLoad: bulkLoad)
+        let importer = HealthImporter(store: store, bulkLoad: bulkLoad, time: .system)
         let counts = try exports.map { Self.counts(try importer.importExport(at: $0)) }
         return (counts, try StoreDump.lines(path))
     }
@@ -80,7 +80,8 @@ struct BulkImportTests {
         #expect(store.last == "ok")
 
         // The counts say what happened: duplicates found in the first import, all of it again in the second.
-        let importer = HealthImporter(store: try StepStore(path: directory.appendingPathComponent("c.sqlite").path), bulkLoad: policy)
+        let importer = HealthImporter(store: try StepStore(path: directory.appendingPathComponent("c.sqlite").path), bulkLoad: policy,
+                                      time: .system)
         let once = try importer.importExport(at: first)
         #expect(once.duplicates == 1_500 / 11 + 1 + 1)  // every 11th record twice, and the one repeated at the end
         #expect(once.skipped[.unreadableDate] == 1_500 / 97 + 1)
@@ -96,7 +97,7 @@ struct BulkImportTests {
         let good = try Self.zip(Self.records(count: 300, every: 1_000, from: 10), named: "good.zip", in: directory)
         let bad = try Self.zip(Self.records(count: 1_500, every: 11), named: "bad.zip", in: directory)
         let path = directory.appendingPathComponent("a.sqlite").path
-        let importer = HealthImporter(store: try StepStore(path: path), bulkLoad: .standard)
+        let importer = HealthImporter(store: try StepStore(path: path), bulkLoad: .standard, time: .system)
         _ = try importer.importExport(at: good)
         let before = try StoreDump.lines(path)
         #expect(throws: ImportError.self) { _ = try importer.importExport(at: bad, strict: true) }

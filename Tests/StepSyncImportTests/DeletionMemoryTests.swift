@@ -24,7 +24,7 @@ struct DeletionMemoryTests {
     func reimportLeavesDeletionsOut(_ bulkLoad: BulkLoad?) throws {
         let w = try Workspace()
         let path = try F.write(F.document(.v14, body: Self.body), named: "export.xml", in: w.directory)
-        let first = try HealthImporter(store: w.store, bulkLoad: bulkLoad).importExport(at: path)
+        let first = try HealthImporter(store: w.store, bulkLoad: bulkLoad, time: .system).importExport(at: path)
         #expect(first.inserted == 50 && first.previouslyDeleted == 0)
         var steps: [HealthSample] = []
         try w.store.forEachSamplePage(of: .stepCount, in: LayeringEngine.domain, pageSize: 100) { steps += $0 }
@@ -34,7 +34,7 @@ struct DeletionMemoryTests {
         #expect(try w.store.deleteSamples(uuids: victims).deleted == 9)
         let stepsLeft = try w.store.total(of: .stepCount, in: all)
 
-        let again = try HealthImporter(store: w.store, bulkLoad: bulkLoad).importExport(at: path)
+        let again = try HealthImporter(store: w.store, bulkLoad: bulkLoad, time: .system).importExport(at: path)
         #expect(again.inserted == 0)
         #expect(again.previouslyDeleted == 9)
         #expect(again.duplicates == 41)
@@ -48,10 +48,10 @@ struct DeletionMemoryTests {
         #expect(stored.count == 41 && stored.isDisjoint(with: victims))
 
         // Restored: stored again, tombstones gone (a third import is all duplicates, none left out).
-        let restored = try HealthImporter(store: w.store, bulkLoad: bulkLoad)
+        let restored = try HealthImporter(store: w.store, bulkLoad: bulkLoad, time: .system)
             .importExport(at: path, deletedSamples: .restore)
         #expect(restored.inserted == 9 && restored.restored == 9 && restored.previouslyDeleted == 0)
-        let third = try HealthImporter(store: w.store, bulkLoad: bulkLoad).importExport(at: path)
+        let third = try HealthImporter(store: w.store, bulkLoad: bulkLoad, time: .system).importExport(at: path)
         #expect(third.inserted == 0 && third.previouslyDeleted == 0 && third.duplicates == 50)
         #expect(try w.store.total(of: .stepCount, in: all).count == 40)
     }

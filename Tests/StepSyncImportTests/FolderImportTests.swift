@@ -89,7 +89,7 @@ struct FolderImportTests {
         let xml = folder.appendingPathComponent("export.xml").path
         let outcome = ImportOutcome()
         let store = w.store
-        let thread = Thread { outcome.finish(Result { try HealthImporter(store: store).importExport(at: xml, strict: false) }) }
+        let thread = Thread { outcome.finish(Result { try HealthImporter(store: store, time: .system).importExport(at: xml, strict: false) }) }
         thread.start()
         // A bound, not a synchronisation: an importer that opens a FIFO waits for a writer forever. After it, the
         // FIFOs are opened for writing and closed again and again (a reader waiting on one then reads its end, and

@@ -19,7 +19,7 @@ final class Workspace {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     func importExport(_ path: String, strict: Bool = false) throws -> ImportSummary {
-        try HealthImporter(store: store).importExport(at: path, strict: strict)
+        try HealthImporter(store: store, time: .system).importExport(at: path, strict: strict)
     }
 
     /// What must not change when an import is refused: the change sequence, every type's totals, the sources.

@@ -88,13 +88,13 @@ struct SinkRouteFilesTests {
             let zip = URL(fileURLWithPath: dir + "/export.zip")
             try Self.writeExport(to: zip)
             let store = try StepStore(path: dir + "/store.sqlite")
-            let summary = try HealthImporter(store: store).importExport(at: zip.path)
+            let summary = try HealthImporter(store: store, time: .system).importExport(at: zip.path)
             let total = (0..<Self.fileCount).map(Self.pointCount).reduce(0, +)
             #expect(total == 822)
             #expect(summary.routes == 2 && summary.orphanRoutes == 1)
             #expect(summary.routePoints == total + Self.orphanPoints)
             // A re-import derives the same uuids: nothing new.
-            let again = try HealthImporter(store: store).importExport(at: zip.path)
+            let again = try HealthImporter(store: store, time: .system).importExport(at: zip.path)
             #expect(again.inserted == 0 && again.routes == 0 && again.orphanRoutes == 0)
             var workouts: [HealthSample] = [], stored: [HealthSample] = []
             try store.forEachSamplePage(of: .workout, in: LayeringEngine.domain, pageSize: 100) { workouts += $0 }

@@ -226,7 +226,7 @@ let benchmarks: @Sendable () -> Void = {
         let store = try StepStore(path: storePath)
         let cpuBefore = Issue14.cpuSeconds(), start = ContinuousClock.now
         benchmark.startMeasurement()
-        let summary = try HealthImporter(store: store).importExport(at: zip.path)
+        let summary = try HealthImporter(store: store, time: .system).importExport(at: zip.path)
         benchmark.stopMeasurement()
         let seconds = Issue14.seconds(ContinuousClock.now - start), cpu = Issue14.cpuSeconds() - cpuBefore
         if givenExport == nil {
@@ -252,7 +252,7 @@ let benchmarks: @Sendable () -> Void = {
         defer { removeStore(storePath) }
         let store = try StepStore(path: storePath)
         benchmark.startMeasurement()
-        let summary = try HealthImporter(store: store).importExport(at: xml.path)
+        let summary = try HealthImporter(store: store, time: .system).importExport(at: xml.path)
         benchmark.stopMeasurement()
         precondition(summary.inserted >= recordCount, "imported \(summary.inserted) of \(recordCount)")
         blackHole(summary)
@@ -291,7 +291,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("re-import export.zip (500,158 records, all already stored)", configuration: configuration) { benchmark, input in
         let store = try StepStore(path: input.store)
         benchmark.startMeasurement()
-        let summary = try HealthImporter(store: store).importExport(at: input.zip.path)
+        let summary = try HealthImporter(store: store, time: .system).importExport(at: input.zip.path)
         benchmark.stopMeasurement()
         precondition(summary.inserted == 0, "inserted \(summary.inserted) on a re-import")
         blackHole(summary)
@@ -299,7 +299,7 @@ let benchmarks: @Sendable () -> Void = {
         let zip = try makeExport()
         let storePath = exportDirectory.appendingPathComponent("reimport.sqlite").path
         removeStore(storePath)
-        _ = try HealthImporter(store: try StepStore(path: storePath)).importExport(at: zip.path)
+        _ = try HealthImporter(store: try StepStore(path: storePath), time: .system).importExport(at: zip.path)
         return (zip, storePath)
     } teardown: {
         removeStore(exportDirectory.appendingPathComponent("reimport.sqlite").path)

@@ -92,7 +92,7 @@ extension StepSyncCommand {
             let startRange = try range()
             let format = resolvedFormat
             let total = try store.total(of: sampleType, in: startRange).count
-            let started = ContinuousClock.now
+            let elapsed = TimeSource.system.stopwatch()
             var output: ExportOutput
             do {
                 output = try ExportOutput(path: out, force: force)
@@ -131,7 +131,7 @@ extension StepSyncCommand {
                 throw error
             }
             reporter.finish()
-            let seconds = (ContinuousClock.now - started).inSeconds
+            let seconds = elapsed().inSeconds
             if json {
                 try JSONOutput.print([
                     "type": sampleType.rawValue, "format": format.rawValue, "samples": rows,

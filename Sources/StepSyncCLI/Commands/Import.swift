@@ -62,7 +62,7 @@ extension StepSyncCommand {
             var reporter = ProgressReporter(label: "MB", enabled: !json)
             let summary: ImportSummary
             do {
-                summary = try HealthImporter(store: store).importExport(
+                summary = try HealthImporter(store: store, time: .system).importExport(
                     at: path, strict: strict, deletedSamples: restoreDeleted ? .restore : .remember
                 ) { progress in
                     let rate = reporter.elapsedSeconds > 0 ? Double(progress.records) / reporter.elapsedSeconds : 0

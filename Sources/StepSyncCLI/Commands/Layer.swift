@@ -58,8 +58,7 @@ extension StepSyncCommand {
         }
 
         func run() async throws {
-            let clock = ContinuousClock()
-            let started = clock.now
+            let elapsed = TimeSource.system.stopwatch()
             let store = try data.openStore()
             let known = try store.sampleTypes()
             let selected = try SampleTypeArgument.resolve(types, among: known)
@@ -76,7 +75,7 @@ extension StepSyncCommand {
             }
             let limits = LayeringLimits(maxSteps: Double(maxSteps), maxSamples: maxSamples, maxSums: sums)
             let report = try store.layer(types: selected, limits: limits)
-            let seconds = (clock.now - started).inSeconds
+            let seconds = elapsed().inSeconds
             let ledger = try store.ledgerSummary()
             let steps = report.plan[.stepCount]?.sampleIntervals ?? []
             let stepSum = steps.reduce(0.0) { $0 + $1.steps }
