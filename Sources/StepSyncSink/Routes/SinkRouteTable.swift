@@ -15,10 +15,10 @@ struct SinkRouteTable: Sendable {
 
     /// A table of `routes`; templates must be distinct.
     init(_ routes: [SinkRoute]) {
+        precondition(Set(routes.map(\.template)).count == routes.count, "a template is declared twice")
         self.routes = routes
         literal = Dictionary(uniqueKeysWithValues: routes.filter { !$0.hasParameters }.map { ($0.template, $0) })
         parameterised = routes.filter(\.hasParameters)
-        precondition(Set(routes.map(\.template)).count == routes.count, "a template is declared twice")
     }
 
     /// The sink's table: samples and deletions, daily figures, series, export, dashboard and documents.
