@@ -5,13 +5,22 @@ import Logging
 import NIOCore
 import StepSyncCore
 
-/// Routes and answers the sink's requests (see `Planning/sink.md` for the endpoints) over one ``SampleStorage``.
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import StepSyncCore
+
+/// Answers the sink's requests over one ``SampleStorage`` (see `Planning/sink.md` for the endpoints): the
+/// middleware (CORS, the request log, the Host check) in front of a dispatcher that reads ``SinkRouteTable``.
 ///
-/// A hand-written switch rather than Hummingbird's `Router`, because the router answers 404 where the wire needs
-/// 405 for a known path with the wrong method. Order of checks: `Host` (on a loopback bind), path, credentials,
-/// method, then the handler.
+/// Its own dispatcher rather than Hummingbird's `Router`, because the router answers 404 where the wire needs 405
+/// (with `Allow`) for a known path with the wrong method, and 401 before 405 for a route that needs a token. Order
+/// of checks: CORS preflight, `Host` (on a loopback bind), path, credentials (unless the route is public), method,
+/// query, then the route's handler. The handlers live with their routes in the group files (`SinkResponder+…`).
 struct SinkResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = SinkRequestContext
 
     let storage: any SampleStorage
     let authenticator: any SinkAuthenticator
@@ -25,264 +34,70 @@ struct SinkResponder: HTTPResponder {
     /// Warns once when a tokenless sink is reached through a proxy.
     let proxyWarning = ProxyWarning()
 
-    /// The paths and the methods each allows.
-    static let routes: [String: [HTTPRequest.Method]] = [
-        "/steps": [.get, .post, .delete],
-        "/steps/delete": [.post],
-        "/steps/daily": [.get],
-        "/samples/daily": [.get],
-        "/sleep/nights": [.get],
-        "/workouts": [.get],
-        "/samples": [.get, .post, .delete],
-        "/samples/types": [.get],
-        "/samples/delete": [.post],
-        "/stats": [.get],
-        "/export": [.get],
-        "/electrocardiograms": [.get],
-        "/routes": [.get],
-    ]
+    /// The routes answered.
+    static var table: SinkRouteTable { .sink }
+
+    /// The paths without parameters that need a token, and the methods each allows (read by tests that try every
+    /// route).
+    static var routes: [String: [HTTPRequest.Method]] {
+        Dictionary(uniqueKeysWithValues: table.routes.filter { !$0.isPublic && !$0.hasParameters }
+            .map { ($0.template, $0.methods) })
+    }
+
+    /// The middleware in front of the dispatcher, outermost first.
+    @MiddlewareFixedTypeBuilder<Request, Response, Context>
+    var middleware: some MiddlewareProtocol<Request, Response, Context> {
+        SinkCORSMiddleware(policy: configuration.cors)
+        RequestLogMiddleware(activity: activity, proxyWarning: proxyWarning,
+                             tokenless: configuration.token == nil && authenticator is SharedTokenAuthenticator,
+                             retryAfterSeconds: configuration.retryAfterSeconds, table: Self.table)
+        HostCheckMiddleware(loopbackOnly: loopbackOnly)
+    }
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        let origin = request.headers[.origin]
-        let cors = configuration.cors.allows(origin) ? origin : nil
-        if let cors, request.method == .options, request.headers[.accessControlRequestMethod] != nil {
-            // A browser's preflight from an allowed origin: no credentials are sent with it, so it is answered before
-            // the token check, and is not counted as a request.
-            return Response(status: .noContent, headers: configuration.cors.preflightHeaders(origin: cors))
+        try await middleware.handle(request, context: context) { request, context in
+            try await dispatch(request, context: context)
         }
-        var response = try await answer(request, context: context)
-        if let cors { response.headers.append(contentsOf: configuration.cors.responseHeaders(origin: cors)) }
-        return response
     }
 
-    private func answer(_ request: Request, context: Context) async throws -> Response {
-        let started = ContinuousClock.now
-        proxyWarning.check(request.headers, tokenless: configuration.token == nil && authenticator is SharedTokenAuthenticator,
-                           logger: context.logger)
-        let response: Response
-        var client: ClientIdentity?
-        do {
-            response = try await route(request, context: context, client: &client)
-        } catch let error as SinkError {
-            response = try error.response(from: request, context: context)
-        } catch let error as SampleStorageError {
-            response = try SinkError.storage(error).response(from: request, context: context)
-        } catch let error as SampleLogError {
-            response = try SinkError.unavailable(error.description, retryAfterSeconds: configuration.retryAfterSeconds)
-                .response(from: request, context: context)
-        }
-        activity.recordRequest(status: Int(response.status.code), dashboard: Self.isDashboardRead(request), client: client)
-        context.logger.info("Request", metadata: [
-            "http.method": "\(request.method.rawValue)", "http.path": "\(request.uri.path.prefix(128))",
-            "http.status": "\(response.status.code)", "http.duration": "\(ContinuousClock.now - started)",
-        ])
-        return response
-    }
-
-    /// Answers `request`; sets `client` once the request is authenticated (also when it then fails).
-    private func route(_ request: Request, context: Context, client authenticated: inout ClientIdentity?) async throws
-        -> Response
-    {
-        if loopbackOnly, let host = request.head.authority, !HostPolicy.isLoopbackAuthority(host) {
-            throw SinkError.foreignHost(host)
-        }
+    /// Answers `request` from the table: 404 for a path no route matches, 401 without a valid token for a route
+    /// that needs one (the client is then noted in `context`, also when the request fails later), 405 with `Allow`
+    /// for a method the route does not answer (404 when the route is not documented), else its handler's answer.
+    func dispatch(_ request: Request, context: Context) async throws -> Response {
         var path = request.uri.path
         if path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        if path == "/health" {
-            guard request.method == .get || request.method == .head else {
-                throw SinkError.methodNotAllowed(request.method, path, allow: [.get])
-            }
-            return await health()
+        guard let resolved = Self.table.resolve(path) else { throw SinkError.notFound(path) }
+        let (route, parameters) = resolved
+        let handlers: [(method: HTTPRequest.Method, handler: SinkRoute.Handler)]
+        switch route.access {
+        case .open(let handler):
+            guard route.methods.contains(request.method) else { throw wrongMethod(request.method, path, route) }
+            return try await handler(self, request)
+        case .token(let byMethod):
+            handlers = byMethod
         }
-        if let page = try publicDocument(path, method: request.method) { return page }
-        // A path with a parameter (`/workouts/{uuid}/route`, `SinkResponder+Series.swift`) when no fixed one.
-        let series = Self.routes[path] == nil ? SeriesPath(path) : nil
-        guard let allowed = Self.routes[path] ?? series?.methods else { throw SinkError.notFound(path) }
         guard let client = try await authenticator.client(authorization: request.headers[.authorization]) else {
             throw SinkError.unauthorized()
         }
-        authenticated = client
-        guard allowed.contains(request.method) else { throw SinkError.methodNotAllowed(request.method, path, allow: allowed) }
-        let query = try Query(request)
-        if let series { return try await answer(series, query: query, client: client) }
-        switch (path, request.method) {
-        case ("/steps", .post): return try await post(request, shape: .steps, client: client)
-        case ("/samples", .post): return try await post(request, shape: .samples, client: client)
-        case ("/steps", .get): return try await page(query, type: SampleType.stepCount, shape: Shape.steps, client: client)
-        case ("/samples", .get):
-            return try await page(query, type: try requiredType(query), shape: Shape.samples, client: client)
-        case ("/steps", .delete): return try await clear([.stepCount], client: client)
-        case ("/samples", .delete): return try await clear(try optionalType(query).map { [$0] }, client: client)
-        case ("/steps/delete", .post): return try await deleteUUIDs(request, type: .stepCount, client: client)
-        case ("/samples/delete", .post): return try await deleteUUIDs(request, type: nil, client: client)
-        case ("/samples/types", .get): return try await types(client: client)
-        case ("/stats", .get): return try await stats(client: client)
-        case ("/export", .get): return try await export(query, client: client)
-        case ("/samples/daily", .get): return try await samplesDaily(query, client: client)
-        case ("/sleep/nights", .get): return try await sleepNights(query, client: client)
-        case ("/workouts", .get): return try await workouts(query, client: client)
-        case ("/electrocardiograms", .get): return try await electrocardiograms(query, client: client)
-        case ("/routes", .get): return try await routes(query, client: client)
-        default: return try await daily(query, client: client)
+        context.client.identity = client
+        guard let handler = handlers.first(where: { $0.method == request.method })?.handler else {
+            throw wrongMethod(request.method, path, route)
         }
+        let call = SinkCall(request: request, route: route, parameters: parameters, query: try Query(request),
+                            client: client)
+        return try await handler(self, call)
     }
 
-    // MARK: - Handlers
-
-    /// `GET /health`: 200 `{"api":1,"service":"stepsync","sink":"<uuid>","status":"ok"}`, or 503
-    /// `{"status":"degraded","reason":…,"since":…}` (with `api` and `service`) while writes fail
-    /// (``SinkHealthBody``; ``SinkHealthAnswer``: the sync checks it is talking to a stepsync sink).
-    private func health() async -> Response {
-        let health = await storage.health()
-        let sink = storage.sinkIdentity
-        guard let reason = health.degradedReason else { return json(SinkHealthBody.ok.identified(as: sink).encoded()) }
-        let body = SinkHealthBody.degraded(reason: reason, since: health.degradedSince ?? 0).identified(as: sink).encoded()
-        return Response(status: .serviceUnavailable,
-                        headers: [.contentType: "application/json", .retryAfter: String(configuration.retryAfterSeconds)],
-                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    /// 405 naming the methods `route` allows, or 404 for a route the OpenAPI document does not list.
+    private func wrongMethod(_ method: HTTPRequest.Method, _ path: String, _ route: SinkRoute) -> SinkError {
+        route.isDocumented ? .methodNotAllowed(method, path, allow: route.allowed) : .notFound(path)
     }
-
-    /// `POST /steps` and `POST /samples`.
-    private func post(_ request: Request, shape: Shape, client: ClientIdentity) async throws -> Response {
-        var reservation = 0
-        defer { budget.release(reservation) }
-        let body = try await jsonBody(request, reservation: &reservation)
-        let decoded: DecodedSamples
-        do {
-            decoded = try decode(body, shape)
-        } catch {
-            throw SinkError.invalid(error)
-        }
-        let outcome = try await storage.insert(SampleBatch(decoded, body: body), for: client)
-        activity.recordIngest(inserted: outcome.inserted, duplicates: outcome.duplicates, client: client)
-        return json(SinkIngestAnswer(saved: decoded.samples.count, inserted: outcome.inserted,
-                                     duplicates: outcome.duplicates).encoded())
-    }
-
-    private func decode(_ body: ByteBuffer, _ shape: Shape) throws(WireError) -> DecodedSamples {
-        let result: Result<DecodedSamples, WireError> = body.withUnsafeReadableBytes { raw in
-            do throws(WireError) {
-                return .success(shape == .steps ? try WireDecoder.decodeStepsBody(raw)
-                                                : try WireDecoder.decodeSamplesBody(raw))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
-    }
-
-    /// `DELETE /steps`, `DELETE /samples[?type=T]`.
-    private func clear(_ types: [SampleType]?, client: ClientIdentity) async throws -> Response {
-        let count = try await storage.clear(types, for: client)
-        return json(SinkClearAnswer(deleted: count).encoded())
-    }
-
-    /// `POST /steps/delete {"uuids":[…]}` and `POST /samples/delete {"type":…,"uuids":[…]}`.
-    private func deleteUUIDs(_ request: Request, type fixedType: SampleType?, client: ClientIdentity) async throws -> Response {
-        var reservation = 0
-        defer { budget.release(reservation) }
-        let body = try await jsonBody(request, reservation: &reservation)
-        let parsed: DeletionRequest
-        do {
-            parsed = try DeletionRequest.parse(Data(buffer: body), type: fixedType)
-        } catch {
-            throw SinkError.badRequest(error.message, field: error.field)
-        }
-        let (type, uuids) = (parsed.type, parsed.uuids)
-        let outcome = try await storage.delete(uuids, type: type, for: client)
-        return json(SinkDeletionAnswer(deleted: outcome.deleted, missing: outcome.missing).encoded())
-    }
-
-    /// `GET /steps` and `GET /samples?type=T`: `{"storedCount":N,"samples":[…],"nextCursor":…}`.
-    private func page(_ query: Query, type: SampleType, shape: Shape,
-                      client: ClientIdentity) async throws -> Response {
-        var limit = configuration.defaultPageLimit
-        if let text = query["limit"] {
-            guard let value = Int(text), value > 0 else {
-                throw SinkError.badRequest("limit \"\(text.prefix(64))\" is not a positive integer", field: "limit")
-            }
-            limit = min(value, configuration.maxPageLimit)
-        }
-        let cursor = query["cursor"].map(String.init)
-        let range = try startRange(query)
-        let page = try await storage.page(
-            SamplePageQuery(type: type, cursor: cursor, limit: limit, maxBytes: configuration.maxPageBytes,
-                            startRange: range),
-            for: client)
-        var out: [UInt8] = []
-        out.reserveCapacity(64 + page.samples.count * 240)
-        out.append(contentsOf: #"{"storedCount":\#(page.storedCount),"samples":["#.utf8)
-        for (i, sample) in page.samples.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            if shape == .steps {
-                WireEncoder.appendObject(WireSample(sample), to: &out)
-            } else {
-                WireEncoder.appendSampleObject(sample, to: &out)
-            }
-        }
-        out.append(contentsOf: #"],"nextCursor":\#(page.nextCursor.map { "\"\($0)\"" } ?? "null")}"#.utf8)
-        return json(out)
-    }
-
-    /// `GET /samples/types`: `{"types":{"T":count,…}}`.
-    private func types(client: ClientIdentity) async throws -> Response {
-        return json(SinkTypesAnswer(counts: try await storage.typeCounts(for: client)).encoded())
-    }
-
-    /// `GET /steps/daily?from=YYYY-MM-DD&to=YYYY-MM-DD&tz=IANA&priority=A,B`: the step total of every local day
-    /// `from`…`to`, by the daily-totals rule (``DailyStepTotals``: a walk the iPhone and the Watch both recorded counts
-    /// once), the same answer as `stepsync stats --daily --json`. `tz` defaults to UTC and `priority` to Apple Watch,
-    /// then iPhone; without `from` and `to`, the days from the first to the last stored step sample (at most
-    /// ``DailyStepsRequest/maxDays``, ending on the last, within 0001-01-01…9999-12-31), which the answer's `from` and
-    /// `to` state. 400 names the parameter at fault, only ever one the request sent.
-    private func daily(_ query: Query, client: ClientIdentity) async throws -> Response {
-        let tz = query["tz"].map(String.init) ?? "UTC"
-        let priority = query["priority"].map(String.init)
-        do {
-            let request: DailyStepsRequest
-            let spans: [StepSpan]
-            switch (query["from"], query["to"]) {
-            case let (from?, to?):
-                request = try DailyStepsRequest.parse(from: String(from), to: String(to), tz: tz, priority: priority)
-                let span = DailyStepTotals(request: request).span
-                spans = try await storage.stepSpans(overlapping: span.start..<span.end, for: client)
-            case (nil, nil):
-                let zone = try DailyStepsRequest.parseTimeZone(tz)
-                spans = try await storage.stepSpans(overlapping: Instants.min..<Instants.max, for: client)
-                guard let firstStart = spans.map(\.startMs).min(), let lastStart = spans.map(\.startMs).max() else {
-                    let ranking = try priority.map { try DevicePriority.parse($0, parameter: "priority") } ?? .default
-                    return json(DailyStepsResult(timeZoneName: tz, days: [], unmatched: ranking.names).json)
-                }
-                // The stored days, clamped to the dates a request can name (a sample at 9999-12-31T23:00Z is on
-                // 10000-01-01 in UTC+14) and to the last maxDays: the answer's from/to say which were chosen.
-                let last = min(CivilDate.local(ofMs: lastStart, in: zone), Self.lastDate)
-                let first = max(CivilDate.local(ofMs: firstStart, in: zone), Self.firstDate,
-                                last.advanced(by: -(DailyStepsRequest.maxDays - 1)))
-                let ranking = try priority.map { try DevicePriority.parse($0, parameter: "priority") } ?? .default
-                request = try DailyStepsRequest(from: min(first, last), to: last, timeZoneName: tz, priority: ranking)
-            case (nil, _?), (_?, nil):
-                throw SinkError.badRequest("from and to go together (YYYY-MM-DD), or neither for every stored day",
-                                           field: query["from"] == nil ? "from" : "to")
-            }
-            let result = try DailyStepTotals.compute(spans, request: request)
-            return json(result.json)
-        } catch let error as DailyStepsError {
-            throw SinkError.badRequest(error.description, field: error.parameter)
-        }
-    }
-
-    /// The first and last dates a daily request can name.
-    static let firstDate = CivilDate(year: 1, month: 1, day: 1)
-    static let lastDate = CivilDate(year: 9999, month: 12, day: 31)
-
 
     // MARK: - Parameters
 
-    enum Shape { case steps, samples }
-
     /// The query parameters of a request, decoded as `application/x-www-form-urlencoded` (``FormQuery``: `+` is a
     /// space, as every HTTP library's default encoding writes it).
-    struct Query {
+    struct Query: Sendable {
         let parameters: FormQuery
 
         /// - Throws: ``SinkError`` 400 naming the parameter with a bad escape or bad UTF-8.
@@ -338,11 +153,6 @@ struct SinkResponder: HTTPResponder {
                 """, field: name)
         }
         return ms
-    }
-
-    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
-        let q = a / b
-        return a % b < 0 ? q - 1 : q
     }
 
     func json(_ text: String) -> Response { json(Array(text.utf8)) }

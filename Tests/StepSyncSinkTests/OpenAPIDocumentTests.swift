@@ -41,15 +41,21 @@ struct OpenAPIDocumentTests {
         }
     }
 
-    @Test("the documented paths and methods are exactly the router's: each answers, every other method is 405")
+    @Test("the documented paths and methods are exactly the route table's: each answers, every other method is 405")
     func routesMatch() async throws {
         let documented = Self.documentedRoutes(try Self.document())
-        // Every path of the router's table is documented with its methods.
-        let table = SinkResponder.routes.merging(SinkResponder.parameterisedRoutes) { fixed, _ in fixed }
-        for (path, methods) in table {
-            #expect(documented[path] == Set(methods.map { $0.rawValue.lowercased() }), "\(path)")
-        }
-        #expect(Set(documented.keys).subtracting(table.keys) == ["/", "/openapi.json", "/health"])
+        // The table the dispatcher reads: every documented path and method is a route of it, and every route of it
+        // is documented with exactly its methods (HEAD where a public route answers it), but the favicon's 204.
+        let table = SinkRouteTable.sink.routes
+        let documentedRoutes = table.filter(\.isDocumented)
+        #expect(Dictionary(uniqueKeysWithValues: documentedRoutes.map {
+            ($0.template, Set($0.methods.map { $0.rawValue.lowercased() }))
+        }) == documented)
+        #expect(table.filter { !$0.isDocumented }.map(\.template) == ["/favicon.ico"])
+        #expect(Set(table.filter(\.isPublic).map(\.template)) == ["/", "/openapi.json", "/health", "/favicon.ico"])
+        let allowed = Dictionary(uniqueKeysWithValues: documentedRoutes.map {
+            ($0.template, $0.allowed.map(\.rawValue).joined(separator: ", "))
+        })
         // And the running sink agrees, method by method: documented → answered (not 404/405), else 405.
         try await withTemporaryDirectory { dir in
             try await withSink(directory: dir) { client, _ in
@@ -68,6 +74,7 @@ struct OpenAPIDocumentTests {
                             #expect(reply.status == 200, "\(method) \(path): \(reply.status) \(reply.text.prefix(200))")
                         } else {
                             #expect(reply.status == 405, "\(method) \(path) is not documented but answered \(reply.status)")
+                            #expect(reply.headers["allow"] == allowed[path], "\(method) \(path)")
                         }
                     }
                 }

@@ -3,40 +3,49 @@ import Hummingbird
 import NIOCore
 import StepSyncCore
 
+/// Dashboard and documents: what anyone who can reach the sink may read, token or not — the dashboard's page (it
+/// holds no data: it asks for the token and reads the JSON endpoints with it), the OpenAPI document, `/health` and
+/// the favicon's 204 — and `GET /stats`, what the dashboard shows.
 extension SinkResponder {
-    /// The documents anyone who can reach the sink may read, token or not: the dashboard's page (it holds no data:
-    /// it asks for the token and reads the JSON endpoints with it) and the OpenAPI document. `nil` for other paths.
-    func publicDocument(_ path: String, method: HTTPRequest.Method) throws -> Response? {
-        let document: (bytes: [UInt8], contentType: String)
-        if path == "/favicon.ico", method == .get || method == .head {
-            // A browser asks for it with every page load: no icon, and no 404 in the error counter.
-            return Response(status: .noContent, headers: [.cacheControl: "max-age=86400"])
-        }
-        switch path {
-        case "/": document = (DashboardPage.bytes, "text/html; charset=utf-8")
-        case "/openapi.json": document = (OpenAPIDocument.bytes, "application/json")
-        default: return nil
-        }
-        guard method == .get || method == .head else { throw SinkError.methodNotAllowed(method, path, allow: [.get]) }
+    /// The routes of the dashboard and the documents.
+    static let dashboardRoutes: [SinkRoute] = [
+        .open("/", dashboardRead: true) { $0.document(DashboardPage.bytes, "text/html; charset=utf-8", method: $1.method) },
+        .open("/openapi.json", dashboardRead: true) { $0.document(OpenAPIDocument.bytes, "application/json", method: $1.method) },
+        // A browser asks for it with every page load: no icon, and no 404 in the error counter.
+        .open("/favicon.ico", dashboardRead: true, documented: false) { _, _ in
+            Response(status: .noContent, headers: [.cacheControl: "max-age=86400"])
+        },
+        .open("/health", dashboardRead: true) { sink, _ in await sink.health() },
+        SinkRoute("/stats", dashboardRead: true, get: { try await $0.stats(client: $1.client) }),
+    ]
+
+    /// A document's answer to `GET` or `HEAD` (no body).
+    private func document(_ bytes: [UInt8], _ contentType: String, method: HTTPRequest.Method) -> Response {
         let headers: HTTPFields = [
-            .contentType: document.contentType, .cacheControl: "no-cache",
-            .contentLength: String(document.bytes.count),
+            .contentType: contentType, .cacheControl: "no-cache",
+            .contentLength: String(bytes.count),
             // The page runs only its own inline script and style and talks only to this sink.
             .contentSecurityPolicy: "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
                 + "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
             .init("X-Content-Type-Options")!: "nosniff",
         ]
         return Response(status: .ok, headers: headers,
-                        body: method == .head ? .init() : .init(byteBuffer: ByteBuffer(bytes: document.bytes)))
+                        body: method == .head ? .init() : .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// Whether `request` is one of the dashboard's own reads, which do not count as the sink's last request.
-    static func isDashboardRead(_ request: Request) -> Bool {
-        guard request.method == .get || request.method == .head else { return false }
-        switch request.uri.path {
-        case "/", "/openapi.json", "/stats", "/health", "/favicon.ico": return true
-        default: return false
-        }
+    // MARK: - GET /health
+
+    /// `GET /health`: 200 `{"api":1,"service":"stepsync","sink":"<uuid>","status":"ok"}`, or 503
+    /// `{"status":"degraded","reason":…,"since":…}` (with `api` and `service`) while writes fail
+    /// (``SinkHealthBody``; ``SinkHealthAnswer``: the sync checks it is talking to a stepsync sink).
+    private func health() async -> Response {
+        let health = await storage.health()
+        let sink = storage.sinkIdentity
+        guard let reason = health.degradedReason else { return json(SinkHealthBody.ok.identified(as: sink).encoded()) }
+        let body = SinkHealthBody.degraded(reason: reason, since: health.degradedSince ?? 0).identified(as: sink).encoded()
+        return Response(status: .serviceUnavailable,
+                        headers: [.contentType: "application/json", .retryAfter: String(configuration.retryAfterSeconds)],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     // MARK: - GET /stats

@@ -12,10 +12,13 @@ import StepSyncCore
 /// how many parts there are, then parts `1..<parts` with one more. Parts not there yet (a sync under way) make the
 /// answer `complete: false` with their indices in `missingParts`; no part 0 is 404 `not_found`.
 extension SinkResponder {
-    /// The paths with a parameter, as the OpenAPI document names them, and the methods each allows.
-    static let parameterisedRoutes: [String: [HTTPRequest.Method]] = [
-        "/workouts/{uuid}/route": [.get],
-        "/electrocardiograms/{uuid}": [.get],
+    /// The routes of series.
+    static let seriesRoutes: [SinkRoute] = [
+        SinkRoute("/workouts/{uuid}/route",
+                  get: { try await $0.route(of: try $1.uuid("uuid"), query: $1.query, client: $1.client) }),
+        SinkRoute("/electrocardiograms", get: { try await $0.electrocardiograms($1.query, client: $1.client) }),
+        SinkRoute("/electrocardiograms/{uuid}", get: { try await $0.electrocardiogram(try $1.uuid("uuid"), client: $1.client) }),
+        SinkRoute("/routes", get: { try await $0.routes($1.query, client: $1.client) }),
     ]
 
     /// The most parts a route or recording is read with (part 0 says how many; a client's details could say a
@@ -25,43 +28,6 @@ extension SinkResponder {
     static let seriesBatchParts = 2
     /// The bytes an answer's buffer is handed to the connection at.
     static let seriesChunkBytes = 64 << 10
-
-    /// A request path that is one of ``parameterisedRoutes``, with its parameter's text (not yet checked).
-    struct SeriesPath {
-        enum Kind { case route, electrocardiogram }
-        var kind: Kind
-        var parameter: Substring
-
-        /// Matches `/workouts/{uuid}/route` and `/electrocardiograms/{uuid}`; `nil` for any other path.
-        init?(_ path: String) {
-            let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-            switch segments.count {
-            case 4 where segments[0].isEmpty && segments[1] == "workouts" && segments[3] == "route":
-                (kind, parameter) = (.route, segments[2])
-            case 3 where segments[0].isEmpty && segments[1] == "electrocardiograms":
-                (kind, parameter) = (.electrocardiogram, segments[2])
-            default:
-                return nil
-            }
-        }
-
-        /// The template the path matched.
-        var template: String { kind == .route ? "/workouts/{uuid}/route" : "/electrocardiograms/{uuid}" }
-
-        /// The methods the path allows.
-        var methods: [HTTPRequest.Method] { SinkResponder.parameterisedRoutes[template] ?? [] }
-    }
-
-    /// Answers a request to a ``SeriesPath`` (authenticated, method checked).
-    func answer(_ path: SeriesPath, query: Query, client: ClientIdentity) async throws -> Response {
-        guard let uuid = UUID(uuidString: String(path.parameter)) else {
-            throw SinkError.badRequest("uuid \"\(path.parameter.prefix(64))\" in the path is not a UUID", field: "uuid")
-        }
-        switch path.kind {
-        case .route: return try await route(of: uuid, query: query, client: client)
-        case .electrocardiogram: return try await electrocardiogram(uuid, client: client)
-        }
-    }
 
     // MARK: - GET /workouts/{uuid}/route
 
@@ -164,76 +130,6 @@ extension SinkResponder {
             next = batch.upperBound
         }
         return missing
-    }
-
-    // MARK: - GET /routes
-
-    /// `GET /routes[?from&to&tz]`: the stored routes whose first point is in the range (dates in `tz` or instants, as
-    /// `GET /export` reads them: ``daysOrInstants(_:)``), a workout's or one no workout
-    /// names (``RouteList``), in start order. Every route part in the range is paged through: part 0s (a prefilter on
-    /// `"part":0`, then the strict reader) give each route; the other parts' ends and point counts are taken from the
-    /// same pages, and those past the range (a route's parts start after its first) are looked up by uuid.
-    func routes(_ query: Query, client: ClientIdentity) async throws -> Response {
-        let span = try daysOrInstants(query)
-        let range = query["from"] == nil && query["to"] == nil ? nil : span.start..<span.end
-        var summaries: [RouteList.Summary] = []
-        var seen: [UUID: (endMs: Int64, points: Double)] = [:]
-        var cursor: String?
-        repeat {
-            let page = try await storage.page(
-                SamplePageQuery(type: .workoutRoute, cursor: cursor, limit: configuration.maxPageLimit,
-                                maxBytes: configuration.maxPageBytes, startRange: range),
-                for: client)
-            for sample in page.samples {
-                seen[sample.uuid] = (sample.endMs, sample.value)
-                guard let details = sample.details, details.contains(#""part":0,"#),
-                      let part = try? RoutePart(details: details), part.index == 0, part.uuid == sample.uuid else { continue }
-                summaries.append(RouteList.Summary(partZero: part))
-            }
-            cursor = page.nextCursor
-        } while cursor != nil
-        for i in summaries.indices where summaries[i].parts > 1 {
-            let owner = summaries[i].uuid
-            var absent: [UUID] = []
-            for index in 1..<summaries[i].parts {
-                let uuid = RoutePart.uuid(workout: owner, index: index)
-                if let part = seen[uuid] { summaries[i].add(endMs: part.endMs, points: part.points) } else { absent.append(uuid) }
-            }
-            var next = 0
-            while next < absent.count {
-                let batch = Array(absent[next..<min(absent.count, next + 64)])
-                for sample in try await storage.samples(batch, type: .workoutRoute, for: client) where batch.contains(sample.uuid) {
-                    summaries[i].add(endMs: sample.endMs, points: sample.value)
-                }
-                next += batch.count
-            }
-        }
-        return json(RouteList.list(summaries))
-    }
-
-    // MARK: - GET /electrocardiograms
-
-    /// `GET /electrocardiograms[?from&to]`: the recordings whose start is in `from..<to`, in start order
-    /// (``ElectrocardiogramAnswer/list(_:)``), from their parts 0: every ECG part in the range is paged through (a
-    /// recording's parts start within its 30 s), and only part 0's header is decoded.
-    func electrocardiograms(_ query: Query, client: ClientIdentity) async throws -> Response {
-        let range = try startRange(query)
-        var summaries: [ElectrocardiogramAnswer.Summary] = []
-        var cursor: String?
-        repeat {
-            let page = try await storage.page(
-                SamplePageQuery(type: .electrocardiogram, cursor: cursor, limit: configuration.maxPageLimit,
-                                maxBytes: configuration.maxPageBytes, startRange: range),
-                for: client)
-            for sample in page.samples {
-                guard let details = sample.details,
-                      let summary = ElectrocardiogramAnswer.Summary(partZeroDetails: details),
-                      summary.recording == sample.uuid else { continue }
-                summaries.append(summary)
-            }
-            cursor = page.nextCursor
-        } while cursor != nil
-        return json(ElectrocardiogramAnswer.list(summaries))
     }
 
     // MARK: - GET /electrocardiograms/{uuid}

@@ -5,6 +5,11 @@ import NIOCore
 import StepSyncCore
 
 extension SinkResponder {
+    /// The routes of export.
+    static let exportRoutes: [SinkRoute] = [
+        SinkRoute("/export", get: { try await $0.export($1.query, client: $1.client) }),
+    ]
+
     /// Samples read from the storage per page of an export.
     static let exportPageLimit = 5_000
 

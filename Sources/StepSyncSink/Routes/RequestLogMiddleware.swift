@@ -1,0 +1,47 @@
+import Hummingbird
+import Logging
+
+/// Logs every answered request ("Request" at info, with method, path, status and duration) and counts it in
+/// ``SinkActivity``; turns the errors the sink answers (``SinkError``, a storage's errors) into their JSON
+/// responses, so that they are logged and counted like any answer. Also warns once when a tokenless sink is reached
+/// through a proxy (``ProxyWarning``).
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = SinkRequestContext
+
+    /// Requests and ingests since start, for `GET /stats`.
+    let activity: SinkActivity
+    /// Warns once when a tokenless sink is reached through a proxy.
+    let proxyWarning: ProxyWarning
+    /// Whether the sink has no token (the shared-token authenticator without one).
+    let tokenless: Bool
+    /// The `Retry-After` of a 503 for a failed write.
+    let retryAfterSeconds: Int
+    /// The routes, for which requests are the dashboard's own reads.
+    let table: SinkRouteTable
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        let started = ContinuousClock.now
+        proxyWarning.check(request.headers, tokenless: tokenless, logger: context.logger)
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as SinkError {
+            response = try error.response(from: request, context: context)
+        } catch let error as SampleStorageError {
+            response = try SinkError.storage(error).response(from: request, context: context)
+        } catch let error as SampleLogError {
+            response = try SinkError.unavailable(error.description, retryAfterSeconds: retryAfterSeconds)
+                .response(from: request, context: context)
+        }
+        activity.recordRequest(status: Int(response.status.code),
+                               dashboard: table.isDashboardRead(method: request.method, path: request.uri.path),
+                               client: context.client.identity)
+        context.logger.info("Request", metadata: [
+            "http.method": "\(request.method.rawValue)", "http.path": "\(request.uri.path.prefix(128))",
+            "http.status": "\(response.status.code)", "http.duration": "\(ContinuousClock.now - started)",
+        ])
+        return response
+    }
+}
