@@ -1,5 +1,6 @@
 import Foundation
 import StepSyncSink
+import StepSyncTestSupport
 import Testing
 
 /// The middleware in front of the route table, in its order: CORS outermost (a preflight is answered before the
