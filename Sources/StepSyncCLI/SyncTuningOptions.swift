@@ -11,7 +11,7 @@ struct SyncTuningOptions: ParsableArguments {
         discussion: "The sync measures the link as it goes (the acknowledgement rate and the shortest round trip) and "
             + "lets each lane keep as many requests in flight as fill it: one on loopback, several over a long link "
             + "— at most --max-in-flight in all."))
-    var concurrency = 3
+    var concurrency = SyncRunMachine.Configuration.defaultConcurrency
 
     /// The most requests in flight at once (default: eight a lane).
     @Option(name: .customLong("max-in-flight"), help: ArgumentHelp(
@@ -24,7 +24,7 @@ struct SyncTuningOptions: ParsableArguments {
     @Option(name: .customLong("request-samples"), help: ArgumentHelp(
         "The most samples one request carries when it packs consecutive small intervals (0: one interval per request).",
         valueName: "n"))
-    var requestSamples = SyncConfiguration.defaultMaxSamplesPerRequest
+    var requestSamples = SyncRunMachine.Configuration.defaultMaxSamplesPerRequest
 
     func validate() throws {
         guard (1...64).contains(concurrency) else {
@@ -39,6 +39,14 @@ struct SyncTuningOptions: ParsableArguments {
         }
     }
 
-    /// The most requests the run may keep in flight: `--max-in-flight` or its default (sizes the connection pool).
-    var inFlightCeiling: Int { maxInFlight ?? InFlightWindow.Policy.defaultMaxInFlight(lanes: concurrency) }
+    /// The run's settings these options make (``SyncRunMachine/Configuration`` clamps and defaults them), waiting
+    /// for the sink by `outagePolicy`. `oneRequestPerLane`: without `--max-in-flight`, one request a lane (the demo's
+    /// sink is in process on loopback: no link to fill, and the window would only add bodies in memory;
+    /// Planning/sync.md, "In flight") rather than the window's default.
+    func run(outagePolicy: SinkOutageMachine.Policy = .default, oneRequestPerLane: Bool = false)
+        -> SyncRunMachine.Configuration {
+        SyncRunMachine.Configuration(concurrency: concurrency,
+                                     maxInFlight: maxInFlight ?? (oneRequestPerLane ? concurrency : nil),
+                                     maxSamplesPerRequest: requestSamples, outagePolicy: outagePolicy)
+    }
 }

@@ -35,7 +35,7 @@ public struct HTTPUploader: Uploader {
     ///   - gzip: compress request bodies (`Content-Encoding: gzip`).
     ///   - token: sent as `Authorization: Bearer <token>` when given.
     ///   - concurrency: the most requests in flight (sizes the connection pool: the sync's in-flight ceiling,
-    ///     `SyncConfiguration.inFlightCeiling`).
+    ///     `SyncRunMachine.Configuration.maxInFlight`).
     ///   - requestTimeout: the deadline of one request.
     ///   - connectTimeout: the deadline of establishing a connection.
     ///   - probeTimeout: the deadline of a `GET /health` probe (``probe()``).
@@ -46,7 +46,7 @@ public struct HTTPUploader: Uploader {
         gzip: Bool = false,
         token: String? = nil,
         caCertificateFile: String? = nil,
-        concurrency: Int = 3,
+        concurrency: Int = SyncRunMachine.Configuration.defaultConcurrency,
         requestTimeout: TimeAmount = .seconds(60),
         connectTimeout: TimeAmount = .seconds(5),
         probeTimeout: TimeAmount = .seconds(10),

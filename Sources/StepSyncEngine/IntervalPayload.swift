@@ -145,10 +145,23 @@ struct IntervalPayload {
     /// The owners (interval ids) of the samples from `start` on.
     func owners(from start: Int) -> ArraySlice<Int64> { owners[start...] }
 
+    /// The samples of the next request from sample `start` on: all of them while no limit is known (or the body
+    /// cannot be cut), else the first part ``RequestSplit`` cuts to fit `limit` (packed intervals apart first, then
+    /// one interval's samples).
+    func nextPart(from start: Int, limit: Int?) -> Range<Int> {
+        guard isSplittable, start < count, let limit else { return start..<count }
+        // The usual request fits whole: no sizes to add up.
+        if start == 0, body.count <= limit { return 0..<count }
+        let parts = RequestSplit.parts(sizes: objectSizes(from: start), owners: Array(owners(from: start)),
+                                       overhead: Self.overhead, limit: limit)
+        guard let first = parts.first else { return start..<count }
+        return (start + first.lowerBound)..<(start + first.upperBound)
+    }
+
     /// The body of the samples of `range` alone: the brackets around their objects (consecutive in ``body``, commas
-    /// between them). The whole body when `range` covers every sample.
+    /// between them). The whole body when `range` covers every sample, or when the body cannot be cut (deletions).
     func body(of range: Range<Int>) -> [UInt8] {
-        guard range != 0..<uuids.count else { return body }
+        guard isSplittable, range != 0..<uuids.count else { return body }
         precondition(!range.isEmpty && range.upperBound <= uuids.count, "a part of the body's samples")
         let end = range.upperBound < uuids.count ? offsets[range.upperBound] - 1 : body.count - Self.samplesSuffix.count
         var part: [UInt8] = []

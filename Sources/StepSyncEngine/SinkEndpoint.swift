@@ -17,6 +17,10 @@ public enum SinkEndpoint: String, Hashable, Sendable, CaseIterable {
     /// Whether the sink answers with a deletion acknowledgement (`{"deleted","missing"}`).
     public var isDeletion: Bool { self == .stepsDelete || self == .samplesDelete }
 
+    /// Whether a sink may not serve it at all: `/samples` and `/samples/delete` (a sink of the HealthStepsSync wire,
+    /// an older stepsync, serves only the step counts' endpoints); a 404 or 405 there is a fact about the sink.
+    public var isOptional: Bool { self == .samples || self == .samplesDelete }
+
     /// The endpoint of an interval: step counts keep `/steps` (HealthStepsSync clients and sinks keep working), every
     /// other type goes to `/samples`.
     public static func of(_ interval: SyncInterval) -> SinkEndpoint {

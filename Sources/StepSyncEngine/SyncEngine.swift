@@ -10,13 +10,12 @@ import StepSyncStore
 /// 1. **claim**: `markInFlight` (pending → inFlight, one more attempt) — durable before anything is sent;
 /// 2. **send**: read the interval's raw samples (`[start, end)`, paged), leave out those ``SampleValidation`` finds
 ///    invalid (recorded as rejected), encode the rest once (``WireEncoder``), POST (`/steps` for step counts,
-///    `/samples` for the other types); transient faults of this request are retried with backoff inside the
-///    interval's task (``IntervalSendMachine``);
+///    `/samples` for the other types); transient faults of this request are retried with backoff inside its task;
 /// 3. **mark**: `markSynced` (fsynced) on the sink's acknowledgement — only then does the interval count as done;
 ///    a 4xx marks it `failed` with the reason (a 4xx naming one sample leaves that sample out and resends the rest).
 ///
 /// **Packing.** Consecutive small samples intervals of one type share a request of at most
-/// ``SyncConfiguration/maxSamplesPerRequest`` samples (``RequestPacking``): they are claimed in one transaction, sent
+/// `--request-samples` samples (``RequestPacking``): they are claimed in one transaction, sent
 /// in one body and marked synced in one transaction after the one acknowledgement — the ledger stays per interval,
 /// but the original's density (≈ 19 samples an interval) no longer pays a round trip, two commits and the sink's
 /// durable append per 19 samples. A packed request that fails permanently puts its intervals back to pending, and
@@ -39,8 +38,9 @@ import StepSyncStore
 ///
 /// **The loop is a machine.** Every decision of the run — which intervals go next and packed how, how many are in
 /// flight, when to wait for the sink and when to give up, what a stop does, what each request's end counts as — is
-/// ``SyncRunMachine``'s, a value in the core tested without concurrency. The engine is its shell: a task group
-/// whose tasks each send one request (`SyncEngine+Request.swift`), wait for the sink, probe it or watch the
+/// ``SyncRunMachine``'s, and every decision of one request (send which part, wait, leave a sample out, mark, put
+/// back) ``RequestSendMachine``'s: values in the core tested without concurrency. The engine is their shell: a task
+/// group whose tasks each send one request (`SyncEngine+Request.swift`), wait for the sink, probe it or watch the
 /// ``SyncStop``; each task's end goes to the machine as an event, and the engine does what the actions returned say
 /// (start tasks, log, report progress, cancel). The first stop request stops the topping-up and ends every wait at
 /// once (the interval waiting goes back to pending; those sending finish), the second cancels the tasks in flight
@@ -108,13 +108,7 @@ public struct SyncEngine: Sendable {
         report.types = types
         var queue: [SyncInterval] = []
         for type in types { queue += try store.intervals(of: type, status: [.pending]) }
-        var machine = SyncRunMachine(
-            queue: queue,
-            configuration: .init(concurrency: configuration.concurrency, maxInFlight: configuration.maxInFlight,
-                                 maxSamplesPerRequest: configuration.maxSamplesPerRequest,
-                                 outagePolicy: configuration.outagePolicy, probeFirst: configuration.probeFirst,
-                                 maxListedRejections: SyncReport.maxListedRejections),
-            randomSeed: randomSeed)
+        var machine = SyncRunMachine(queue: queue, configuration: configuration.run, randomSeed: randomSeed)
         let bodyLimit = SharedBodyLimit(configured: configuration.maxRequestBytes)
 
         try await withThrowingTaskGroup(of: SyncRunMachine.Event.self) { group in
@@ -127,14 +121,14 @@ public struct SyncEngine: Sendable {
             group.cancelAll()
         }
 
-        record(machine.tally, into: &report)
-        report.peakInFlight = machine.tally.peakInFlight
+        report.run = machine.tally
+        report.server = uploader.server
         report.window = machine.window.limit
         report.roundTripMs = machine.window.minRoundTrip.map { ($0.inSeconds * 1_000).rounded() }
         let learnt = bodyLimit.value
         report.tooLarge = learnt.refusals
         report.requestLimitBytes = learnt.limit
-        try summarise(into: &report, types: types)
+        try report.readLedger(of: store, types: types)
         report.seconds = elapsed().inSeconds
         return report
     }
@@ -159,7 +153,7 @@ public struct SyncEngine: Sendable {
                 logger.info("Waiting for the sink", metadata: [
                     "sync.server": "\(uploader.server)", "sync.error": "\(failure.note)", "sync.delay": "\(delay)",
                 ])
-                group.addTask { [time] in .waitEnded(completed: await Self.wait(delay, on: time, unlessStopped: stop)) }
+                group.addTask { [time] in .waitEnded(completed: await stop.wait(delay, on: time)) }
             case .watchStop(let count):
                 group.addTask {
                     await stop.requested(count: count)
@@ -182,15 +176,13 @@ public struct SyncEngine: Sendable {
                     "sync.endpoint": "\(SinkEndpoint.of(interval).path)", "sync.error": "\(message)",
                 ])
             case .progress(let snapshot):
-                progress(syncProgress(snapshot))
+                progress(SyncProgress(snapshot, server: uploader.server))
             case .finish:
                 finished = true
             }
         }
         return finished
     }
-
-    // MARK: - Helpers
 
     /// The stop requests the machine is told of: the caller's, or two once the run's own task is cancelled (its
     /// caller gave up on it) — so it ends at once rather than spinning through waits that return immediately until
@@ -199,32 +191,8 @@ public struct SyncEngine: Sendable {
         Task.isCancelled ? max(2, stop.requestCount) : stop.requestCount
     }
 
-    /// Waits `delay` on `time`'s clock; returns `false` at once when a stop is (or was) requested or the task is
-    /// cancelled.
-    static func wait(_ delay: Duration, on time: TimeSource, unlessStopped stop: SyncStop) async -> Bool {
-        guard stop.requestCount == 0 else { return false }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                do {
-                    try await time.sleep(delay)
-                    return true
-                } catch {
-                    return false
-                }
-            }
-            group.addTask {
-                await stop.requested(count: 1)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first && !Task.isCancelled
-        }
-    }
-
     /// Step counts first (the HealthStepsSync wire), then the other types in identifier order.
     static func syncOrder(_ types: [SampleType]) -> [SampleType] {
         types.filter { $0 == .stepCount } + types.filter { $0 != .stepCount }.sorted()
     }
-
 }

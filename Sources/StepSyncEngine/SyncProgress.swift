@@ -1,3 +1,5 @@
+import StepSyncCore
+
 /// Where a running sync stands, passed to the progress callback after each interval ends and whenever the engine
 /// starts or stops waiting for the sink.
 public struct SyncProgress: Hashable, Sendable {
@@ -45,5 +47,18 @@ public struct SyncProgress: Hashable, Sendable {
         self.failed = failed
         self.samplesSent = samplesSent
         self.elapsedSeconds = elapsedSeconds
+    }
+
+    /// The progress of the run machine's `progress`, its waits for the sink said of `server`.
+    init(_ progress: SyncRunMachine.Progress, server: String) {
+        self.init(done: progress.done, total: progress.total, synced: progress.synced, failed: progress.failed,
+                  samplesSent: progress.samplesSent, elapsedSeconds: progress.elapsed.inSeconds)
+        rejected = progress.rejected
+        itemsDone = progress.itemsDone
+        itemsTotal = progress.itemsTotal
+        activeSeconds = progress.activeSeconds
+        serverWait = progress.serverWait.map {
+            .init(message: $0.failure.message(server: server), retryInSeconds: $0.delay.inSeconds)
+        }
     }
 }

@@ -118,12 +118,7 @@ extension StepSyncCommand {
             try FileManager.default.createDirectory(atPath: (sinkPath as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
             let storage = try JSONLStorage(stepsPath: sinkPath, durable: true, logger: logger)
-            let concurrency = tuning.concurrency
-            let requestSamples = tuning.requestSamples
-            // The demo's sink is in process on loopback: no link to fill, so one request a lane unless asked (the
-            // window would only add request bodies in memory; Planning/sync.md, "In flight").
-            let maxInFlight = tuning.maxInFlight ?? concurrency
-            let inFlightCeiling = maxInFlight
+            let configuration = SyncConfiguration(tuning.run(oneRequestPerLane: true))
             let stop = SyncStop()
             let checkedTypes = figures.map(\.type)
             let (report, syncCPUSeconds, sinkDigests, checkSeconds, syncMemory, sinkTables) = try await SignalHandlers.withStopOnSignals(stop) {
@@ -132,13 +127,9 @@ extension StepSyncCommand {
                     if !quiet { print("3. serve     sink on http://127.0.0.1:\(port), appending to \(root) (fdatasync per group commit)") }
                     let cpuBefore = ProcessMemory.cpuSeconds()
                     let report = try await HTTPUploader.withUploader(
-                        server: "http://127.0.0.1:\(port)", concurrency: inFlightCeiling, logger: logger
+                        server: "http://127.0.0.1:\(port)", concurrency: configuration.run.maxInFlight, logger: logger
                     ) { uploader in
-                        let engine = SyncEngine(store: store, uploader: uploader,
-                                                configuration: SyncConfiguration(concurrency: concurrency,
-                                                                                 maxInFlight: maxInFlight,
-                                                                                 maxSamplesPerRequest: requestSamples,
-                                                                                 maxRequestBytes: SyncConfiguration.defaultMaxRequestBytes),
+                        let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
                                                 logger: logger)
                         var reporter = ProgressReporter(label: "samples", enabled: !quiet)
                         let report = try await engine.run(stop: stop) { reporter.update($0) }
@@ -164,7 +155,7 @@ extension StepSyncCommand {
             memory.append(("sinkCheck", ProcessMemory.now()))
             say("4. sync      \(Format.number(report.synced)) intervals, \(Format.number(report.samples)) samples "
                 + "(\(Format.number(report.inserted)) inserted, \(Format.number(report.duplicates)) duplicates) "
-                + "with \(concurrency) concurrent tasks in \(Format.duration(report.seconds)) "
+                + "with \(configuration.run.concurrency) concurrent tasks in \(Format.duration(report.seconds)) "
                 + "— \(Format.number(report.samplesPerSecond.rounded())) samples/s, "
                 + "\(Format.duration(syncCPUSeconds)) of CPU (client, sink and SQLite)")
 
@@ -192,30 +183,17 @@ extension StepSyncCommand {
             if keep { say("kept \(root)") }
 
             if json {
-                let sumSamples = figures.reduce(0) { $0 + $1.samples }
-                try JSONOutput.print([
-                    "dataDir": keep ? root : NSNull(),
-                    "profile": profile.rawValue, "years": years, "seed": seed, "concurrency": tuning.concurrency,
-                    "requestSamples": tuning.requestSamples,
-                    "samples": sumSamples, "steps": Int64((stepFigures?.steps ?? 0).rounded()),
-                    "generateSeconds": generated.seconds,
-                    "intervals": intervals, "lowerBound": lowerBound, "largestSteps": stepFigures?.largestSteps ?? 0,
-                    "queries": queries, "layerSeconds": layerSeconds,
-                    "synced": report.synced, "failed": report.failed, "inserted": report.inserted,
-                    "duplicates": report.duplicates, "syncSeconds": report.seconds,
-                    "samplesPerSecond": report.samplesPerSecond.rounded(),
-                    "syncCPUSeconds": syncCPUSeconds, "maxRSSMegabytes": ProcessMemory.peakResidentMegabytes(),
-                    "memory": Dictionary(uniqueKeysWithValues: memory.map { ($0.stage, $0.figures.json) }),
-                    "sinkIndexBytes": sinkTables.index, "sinkSlotBytes": sinkTables.slots,
-                    "sinkSamples": figures.reduce(0) { $0 + $1.sink.count }, "checkSeconds": verifySeconds,
-                    "exact": exact,
-                    "types": Dictionary(uniqueKeysWithValues: figures.map { f in
-                        var entry: [String: Any] = ["samples": f.samples, "intervals": f.intervals,
-                                                    "sinkSamples": f.sink.count, "exact": f.exact]
-                        if f.type == .stepCount { entry["steps"] = Int64(f.steps.rounded()) }
-                        return (f.type.rawValue, entry)
-                    }),
-                ] as [String: Any])
+                try JSONOutput.print(DemoReport(
+                    dataDir: keep ? root : nil, profile: profile.rawValue, years: years, seed: seed,
+                    concurrency: configuration.run.concurrency, requestSamples: configuration.run.maxSamplesPerRequest,
+                    samples: figures.reduce(0) { $0 + $1.samples }, steps: Int64((stepFigures?.steps ?? 0).rounded()),
+                    generateSeconds: generated.seconds, intervals: intervals, lowerBound: lowerBound,
+                    largestSteps: stepFigures?.largestSteps ?? 0, queries: queries, layerSeconds: layerSeconds,
+                    sync: report, syncCPUSeconds: syncCPUSeconds, maxRSSMegabytes: ProcessMemory.peakResidentMegabytes(),
+                    memory: Dictionary(uniqueKeysWithValues: memory.map { ($0.stage, $0.figures.json) }),
+                    sinkIndexBytes: sinkTables.index, sinkSlotBytes: sinkTables.slots,
+                    sinkSamples: figures.reduce(0) { $0 + $1.sink.count }, checkSeconds: verifySeconds, exact: exact,
+                    types: Dictionary(uniqueKeysWithValues: figures.map { ($0.type.rawValue, DemoReport.TypeEntry($0)) })))
             }
             if !exact { throw ExitCode.failure }
         }

@@ -139,13 +139,10 @@ extension StepSyncCommand {
             let server = try Self.resolveServer(server, store: store)
             let logger = PlainLogHandler.logger("stepsync.sync")
             let configuration = SyncConfiguration(
-                concurrency: tuning.concurrency,
-                maxInFlight: tuning.maxInFlight,
+                tuning.run(outagePolicy: SinkOutageMachine.Policy(baseSeconds: backoffBase, giveUpAfterSeconds: giveUpAfter)),
                 retryPolicy: RetryPolicy(maxAttempts: maxAttempts, baseSeconds: backoffBase),
-                outagePolicy: SinkOutageMachine.Policy(baseSeconds: backoffBase, giveUpAfterSeconds: giveUpAfter),
                 retryFailed: retryFailed,
                 types: selected.isEmpty ? nil : Self.unique(selected),
-                maxSamplesPerRequest: tuning.requestSamples,
                 maxRequestBytes: maxRequestBytes)
             let caCertificateFile = tls.caCertificateFile
             let token = EnvironmentValue.or(token, "STEPSYNC_TOKEN")
@@ -163,7 +160,7 @@ extension StepSyncCommand {
                 return try await SignalHandlers.withStopOnSignals(stop) {
                     try await HTTPUploader.withUploader(
                         server: server, gzip: gzip, token: token, caCertificateFile: caCertificateFile,
-                        concurrency: tuning.inFlightCeiling, logger: logger
+                        concurrency: configuration.run.maxInFlight, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
                                                 logger: logger)
@@ -181,7 +178,7 @@ extension StepSyncCommand {
                     "stepsync: \(Self.gaveUpLine(report, gaveUp))\n".utf8))
             }
             if json {
-                try JSONOutput.print(Self.jsonObject(report))
+                try JSONOutput.print(report)
             } else {
                 print(Self.summary(report, zone: try zone.displayTimeZone()))
             }
@@ -204,52 +201,10 @@ extension StepSyncCommand {
 
         // MARK: - Output
 
-        /// The `--json` object (`docs/json/sync.schema.json`).
+        /// The `--json` object (`docs/json/sync.schema.json`): the report's own encoding (`SyncReport+JSON.swift`),
+        /// as a dictionary.
         static func jsonObject(_ report: SyncReport) -> [String: Any] {
-            [
-                "synced": report.synced,
-                "failed": report.failed,
-                "failedThisRun": report.failedThisRun,
-                "pending": report.pending,
-                "requeued": report.requeued,
-                "recoveredInFlight": report.recoveredInFlight,
-                "samples": report.samples,
-                "inserted": report.inserted,
-                "duplicates": report.duplicates,
-                "deletionsSent": report.deletionsSent,
-                "deleted": report.deleted,
-                "seconds": report.seconds,
-                "samplesPerSecond": report.samplesPerSecond.rounded(),
-                "intervals": report.totalIntervals,
-                "totalSynced": report.totalSynced,
-                "stopped": report.stopped,
-                "complete": report.isComplete,
-                "types": report.types.map(\.rawValue),
-                "gaveUp": report.gaveUp.map { $0 as Any } ?? NSNull(),
-                "tooLarge": report.tooLarge,
-                "requestLimitBytes": report.requestLimitBytes.map { $0 as Any } ?? NSNull(),
-                "peakInFlight": report.peakInFlight,
-                "window": report.window,
-                "roundTripMs": report.roundTripMs.map { $0 as Any } ?? NSNull(),
-                "serverWaits": report.serverWaits,
-                "unsupported": report.unsupported,
-                "skipped": report.skipped,
-                "serverWaitSeconds": report.serverWaitSeconds,
-                "failures": report.failures.map { failure -> [String: Any] in
-                    ["id": failure.intervalId, "type": failure.type.rawValue,
-                     "start": ISO8601Millis.format(failure.range.start),
-                     "end": ISO8601Millis.format(failure.range.end), "attempts": failure.attempts,
-                     "message": failure.message]
-                },
-                "rejectedThisRun": report.rejectedThisRun,
-                "rejectedTotal": report.rejectedTotal,
-                "rejected": report.rejected.map { rejected -> [String: Any] in
-                    ["uuid": rejected.uuid.uuidString, "type": rejected.type.rawValue, "reason": rejected.reason,
-                     "field": rejected.field.map { $0 as Any } ?? NSNull(), "detail": rejected.detail,
-                     "interval": rejected.intervalId.map { $0 as Any } ?? NSNull(),
-                     "foundBy": rejected.foundBy.rawValue, "at": ISO8601Millis.format(rejected.atMs)]
-                },
-            ]
+            (try? JSONOutput.object(report)) as? [String: Any] ?? [:]
         }
 
         /// The summary for people; failed intervals' ranges in `zone`.

@@ -8,4 +8,16 @@ enum JSONOutput {
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
     }
+
+    /// Prints `value` as ``print(_:)`` prints the same object: encoded, then written by the one writer, so every
+    /// `--json` document has the same key order (`JSONEncoder`'s `.sortedKeys` orders keys byte by byte,
+    /// `JSONSerialization`'s case-insensitively: `serverWaits` before `serverWaitSeconds`) and number format.
+    static func print(_ value: some Encodable) throws {
+        try print(object(value))
+    }
+
+    /// `value` as the object ``print(_:)`` writes (dictionaries, arrays, strings, numbers, booleans, `NSNull`).
+    static func object(_ value: some Encodable) throws -> Any {
+        try JSONSerialization.jsonObject(with: JSONEncoder().encode(value))
+    }
 }

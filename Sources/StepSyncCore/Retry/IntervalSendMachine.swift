@@ -1,8 +1,9 @@
 /// The decisions of sending one interval, as a value: events in, an ``Action`` out, no I/O and no clock.
 ///
-/// The engine's task for an interval is a thin shell around it: it calls ``startSend()`` before each POST, feeds the
-/// outcome to ``received(_:stopping:using:)`` and does what the action says (mark synced, wait and resend, leave a
-/// refused sample out and resend, mark failed, put back to pending, hand over to the shared wait for the sink).
+/// ``RequestSendMachine`` holds one for each part of a request and folds its actions into its own: it calls
+/// ``startSend()`` for each answer, feeds the outcome to ``received(_:stopping:using:)`` and turns the action into the
+/// request's (mark synced, wait and resend, leave a refused sample out and resend, mark failed, put back to pending,
+/// hand over to the shared wait for the sink).
 /// Tested without concurrency in `IntervalSendMachineTests`.
 ///
 /// ```

@@ -16,15 +16,24 @@ extension SyncRunMachine {
         /// The most rejected samples ``Tally/rejected`` lists (``Tally/rejectedCount`` counts them all).
         public var maxListedRejections: Int
 
-        /// Creates the settings; `concurrency` is clamped to at least 1, `maxInFlight` (default: eight a lane,
+        /// The default of ``concurrency`` (`--concurrency`): three lanes.
+        public static let defaultConcurrency = 3
+        /// The default of ``maxSamplesPerRequest`` (`--request-samples`): the layering's bound on one interval's
+        /// samples, so a packed request is never larger than the largest interval could be.
+        public static let defaultMaxSamplesPerRequest = 5_000
+        /// The default of ``maxListedRejections``.
+        public static let defaultMaxListedRejections = 1_000
+
+        /// Creates the settings — the one place the send lanes are clamped and their window's ceiling defaulted:
+        /// `concurrency` is clamped to at least 1, `maxInFlight` (`nil`: eight a lane,
         /// ``InFlightWindow/Policy/defaultMaxInFlight(lanes:)``) to at least `concurrency`.
         public init(
-            concurrency: Int = 3,
+            concurrency: Int = Configuration.defaultConcurrency,
             maxInFlight: Int? = nil,
-            maxSamplesPerRequest: Int = 5_000,
+            maxSamplesPerRequest: Int = Configuration.defaultMaxSamplesPerRequest,
             outagePolicy: SinkOutageMachine.Policy = .default,
             probeFirst: Bool = true,
-            maxListedRejections: Int = 1_000
+            maxListedRejections: Int = Configuration.defaultMaxListedRejections
         ) {
             self.concurrency = max(1, concurrency)
             self.maxInFlight = max(self.concurrency,
@@ -176,51 +185,55 @@ extension SyncRunMachine {
         }
     }
 
-    /// What the run did so far: the engine's report (`SyncReport`) and progress are made of it.
+    /// What the run did so far: the one copy of the run's counters — the engine's report (`SyncReport`) holds it as
+    /// it is, and the progress and `sync --json` read it there.
     public struct Tally: Hashable, Sendable {
         /// Intervals the run set out to send.
-        public internal(set) var total = 0
+        public var total = 0
         /// Samples (and deletions) the run set out to send, and those of the intervals finished.
-        public internal(set) var itemsTotal = 0, itemsDone = 0
+        public var itemsTotal = 0, itemsDone = 0
         /// Intervals finished: synced, failed, put back, skipped or no longer pending.
-        public internal(set) var done = 0
+        public var done = 0
         /// Intervals marked synced.
-        public internal(set) var synced = 0
+        public var synced = 0
         /// Intervals marked failed.
-        public internal(set) var failed = 0
+        public var failed = 0
         /// Intervals put back to pending (stopped, cancelled, or the sink down while stopping).
-        public internal(set) var requeued = 0
+        public var requeued = 0
         /// Intervals left pending because the sink does not serve their endpoint.
-        public internal(set) var skipped = 0
+        public var skipped = 0
         /// Samples in the samples intervals synced.
-        public internal(set) var samples = 0
+        public var samples = 0
         /// Of `samples`, those the sink stored for the first time.
-        public internal(set) var inserted = 0
+        public var inserted = 0
         /// Of `samples`, those the sink already held.
-        public internal(set) var duplicates = 0
+        public var duplicates = 0
         /// Deleted samples' uuids sent in deletions intervals.
-        public internal(set) var deletionsSent = 0
+        public var deletionsSent = 0
         /// Of `deletionsSent`, those the sink deleted.
-        public internal(set) var deleted = 0
+        public var deleted = 0
         /// Samples left out as invalid, each counted once.
-        public internal(set) var rejectedCount = 0
+        public var rejectedCount = 0
         /// The first of them (at most ``Configuration/maxListedRejections``), in the order found.
-        public internal(set) var rejected: [RejectedSample] = []
+        public var rejected: [RejectedSample] = []
         /// Waits for the sink.
-        public internal(set) var serverWaits = 0
+        public var serverWaits = 0
         /// Seconds spent waiting for the sink.
-        public internal(set) var serverWaitSeconds: Double = 0
+        public var serverWaitSeconds: Double = 0
         /// Seconds since the run began less `serverWaitSeconds`, as of the last request's end.
-        public internal(set) var activeSeconds: Double = 0
+        public var activeSeconds: Double = 0
         /// The wait for the sink under way, if any.
-        public internal(set) var serverWait: SinkWait?
+        public var serverWait: SinkWait?
         /// Whether a stop was requested.
-        public internal(set) var stopped = false
+        public var stopped = false
         /// Set when the run gave up waiting for the sink.
-        public internal(set) var gaveUp: GiveUp?
+        public var gaveUp: GiveUp?
         /// The endpoints the sink does not serve, in the order found.
-        public internal(set) var unsupported: [Unsupported] = []
+        public var unsupported: [Unsupported] = []
         /// The most requests that were in flight at once.
-        public internal(set) var peakInFlight = 0
+        public var peakInFlight = 0
+
+        /// Creates an empty tally.
+        public init() {}
     }
 }

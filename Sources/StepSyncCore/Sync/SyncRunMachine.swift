@@ -3,8 +3,8 @@ import Foundation
 /// The decisions of one sync run, as a value: events in, ``Action``s out — no I/O, no clock, no concurrency.
 ///
 /// `SyncEngine` (StepSyncEngine) is the thin async shell around it: a task group whose tasks each send one request
-/// (claim → send → mark, with ``IntervalSendMachine`` deciding that request's retries), wait for the sink, probe it,
-/// or watch the stop signal. Each task's end comes back as an ``Event``; the engine passes it to
+/// (claim → send → mark, with ``RequestSendMachine`` deciding that request's parts and retries), wait for the sink,
+/// probe it, or watch the stop signal. Each task's end comes back as an ``Event``; the engine passes it to
 /// ``handle(_:stopRequests:at:)`` with the stop requests made so far and the time since the run began, and does what
 /// the returned actions say, in order. The machine holds everything the loop decides on: the queue and how far it
 /// was taken, the requests in flight, the intervals that must go alone, the endpoints the sink does not serve, the
