@@ -40,7 +40,10 @@ let package = Package(
 
         // Pure logic: models, layering, wire format, retry policy, generator. No I/O, no adapters.
         // SHA-1 for derived uuids from swift-crypto (already built for StepSyncPostgres): Planning/import.md.
-        .target(name: "StepSyncCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "StepSyncCore", dependencies: ["StepSyncZlib", .product(name: "Crypto", package: "swift-crypto")]),
+
+        // The system's zlib (zlib1g-dev), for its CRC-32 (``CRC32``).
+        .systemLibrary(name: "StepSyncZlib", path: "Sources/StepSyncZlib"),
 
         // The sample store (health.sqlite) and the sync-interval ledger, through GRDB.
         .target(name: "StepSyncStore", dependencies: [

@@ -113,7 +113,7 @@ build_core() {
   fi
   echo "fuzz: building StepSyncCore (debug, ASan, coverage)"
   # shellcheck disable=SC2046
-  quiet swiftc "${flags[@]}" -enable-testing -module-name StepSyncCore -emit-module \
+  quiet swiftc "${flags[@]}" -enable-testing -module-name StepSyncCore -I Sources/StepSyncZlib -emit-module \
     -emit-module-path "$out/lib/StepSyncCore.swiftmodule" -emit-library -static -o "$lib" $(core_sources)
   core_sources | cksum > "$out/lib/sources.sum"
 }
@@ -155,7 +155,8 @@ build_target() {
   echo "fuzz: building $t (${#extra[@]} files besides StepSyncCore)"
   local module
   module=Fuzz$(echo "$t" | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s", toupper(substr($i, 1, 1)) substr($i, 2) }')
-  quiet swiftc "${flags[@]}" -module-name "$module" -I "$out/lib" -L "$out/lib" -lStepSyncCore "${link[@]}" \
+  quiet swiftc "${flags[@]}" -module-name "$module" -I "$out/lib" -I Sources/StepSyncZlib -L "$out/lib" -lStepSyncCore -lz \
+    "${link[@]}" \
     "${extra[@]}" Fuzz/Support/*.swift "$file" -o "$bin"
   echo "${extra[*]}" > "$bin.sources"
 }

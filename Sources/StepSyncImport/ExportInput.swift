@@ -116,7 +116,7 @@ enum ExportInput {
         case .zip(let archive, let entry):
             /// An error of `body`, kept apart from the archive's own errors.
             struct BodyError: Error { var error: any Error }
-            // The CRC-32 is computed here with zlib (see `ZipCRC32`), not by ZIPFoundation.
+            // The CRC-32 is computed here with zlib (see `CRC32`), not by ZIPFoundation.
             var checksum: UInt32 = 0
             var inflated: UInt64 = 0
             do {
@@ -124,7 +124,7 @@ enum ExportInput {
                     inflated += UInt64(chunk.count)
                     do {
                         try chunk.withUnsafeBytes { bytes in
-                            checksum = ZipCRC32.update(checksum, with: bytes)
+                            checksum = CRC32.update(checksum, with: bytes)
                             try body(bytes)
                         }
                     } catch { throw BodyError(error: error) }

@@ -1,4 +1,3 @@
-import CCompressZlib
 import CompressNIO
 import Foundation
 import HTTPTypes
@@ -96,11 +95,9 @@ extension SinkResponder {
         return inflated
     }
 
-    /// zlib's CRC-32 of `bytes`, continuing from `crc` (0 to start).
+    /// zlib's CRC-32 of `bytes`, continuing from `crc` (0 to start): ``CRC32``.
     static func crc32(_ crc: UInt32 = 0, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
-        // Request bodies are far below 4 GiB (``SinkConfiguration/maxInflatedBytes``), so one call per piece.
-        return UInt32(truncatingIfNeeded: CCompressZlib.crc32(UInt(crc), base.assumingMemoryBound(to: UInt8.self), UInt32(bytes.count)))
+        CRC32.update(crc, with: bytes)
     }
 
     private func reserve(_ bytes: Int, _ reservation: inout Int) throws {

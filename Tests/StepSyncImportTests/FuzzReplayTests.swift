@@ -27,7 +27,7 @@ struct ImportFuzzReplayTests {
 
     @Test("every gzip-body corpus and crash input, and 2,000 seeded mutations: the sink's gzip framing accepts exactly what zlib's gzip reader accepts, as the same bytes")
     func gzipBody() throws {
-        #expect(GzipBodyOracle.available, "zlib (CZlib) is reachable from the importer's tests")
+        #expect(GzipBodyOracle.available, "zlib (StepSyncZlib) is reachable from the importer's tests")
         let inputs = try FuzzCorpus("gzip-body")
         #expect(inputs.corpus.count >= 11)
         var accepted = 0, refused = 0

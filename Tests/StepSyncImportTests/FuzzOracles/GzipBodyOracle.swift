@@ -1,7 +1,7 @@
 import Foundation
 import StepSyncCore
-#if canImport(CZlib)
-    import CZlib
+#if canImport(StepSyncZlib)
+    import StepSyncZlib
 #endif
 
 /// What the sink's reading of a `Content-Encoding: gzip` body promises (issue 21.6, ``GzipMember``), checked against
@@ -18,7 +18,7 @@ import StepSyncCore
 enum GzipBodyOracle {
     /// Whether zlib is reachable here (it is wherever the importer builds on Linux).
     static var available: Bool {
-        #if canImport(CZlib)
+        #if canImport(StepSyncZlib)
             true
         #else
             false
@@ -26,7 +26,7 @@ enum GzipBodyOracle {
     }
 
     static func problems(_ input: UnsafeRawBufferPointer) -> [String] {
-        #if canImport(CZlib)
+        #if canImport(StepSyncZlib)
             guard let mode = input.first else { return [] }
             let body = makeBody(mode: mode, Array(input.dropFirst()))
             let sink = sinkRule(body)
@@ -48,7 +48,7 @@ enum GzipBodyOracle {
         #endif
     }
 
-    #if canImport(CZlib)
+    #if canImport(StepSyncZlib)
         /// The body the input stands for: mode 0 the bytes as they are; else a gzip member of the bytes after the
         /// first two, which `mode` and byte 1 then change: 1 kept, 2 cut short, 3 extended with the bytes' tail, 4 a
         /// byte flipped, 5 two members.
@@ -90,7 +90,7 @@ enum GzipBodyOracle {
 
         static func crc32(_ crc: UInt32 = 0, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
-            return UInt32(truncatingIfNeeded: CZlib.crc32(UInt(crc), base.assumingMemoryBound(to: UInt8.self), UInt32(bytes.count)))
+            return UInt32(truncatingIfNeeded: StepSyncZlib.crc32(UInt(crc), base.assumingMemoryBound(to: UInt8.self), UInt32(bytes.count)))
         }
 
         /// The sink's rule (see the type's comment), with 61-byte windows so that window ends fall everywhere.
