@@ -34,8 +34,14 @@ extension PostgresSampleStorage {
               limit: Int, maxBytes: Int = .max) async throws -> (samples: [HealthSample], next: PageCursor?) {
         let rows = try await rows(of: Self.pageQuery(client: client, type: type, after: cursor, from: from, to: to,
                                                      limit: limit))
+        let packed: ByteBuffer
+        do {
+            packed = try rows.first?.decode(ByteBuffer?.self) ?? ByteBuffer()
+        } catch let error as PostgresDecodingError {
+            throw PostgresStorageError.query("a page of \(type.shortName) did not decode (column \(error.columnName))")
+        }
         var samples: [HealthSample] = []
-        samples.reserveCapacity(min(limit, rows.count))
+        samples.reserveCapacity(min(limit, 5_000))
         // The stored lines' bytes are summed exactly (as the JSONL sink's page does) only once an upper bound of the
         // sum could pass `maxBytes`: below it the exact sum is below too, and the page ends at the same row. A page
         // of 5,000 step samples is ≈ 2 MB of lines against 8 MiB, so `/export` never encodes a stored line.
@@ -44,12 +50,13 @@ extension PostgresSampleStorage {
         var line: [UInt8] = []
         var more = false
         var decoder = SampleRowDecoder(type: type)
-        for row in rows {
+        var reader = packed
+        while reader.readableBytes > 0 {
             if samples.count == limit {
                 more = true
                 break
             }
-            let sample = try decoder.sample(row)
+            let sample = try decoder.sample(packed: &reader)
             if maxBytes != .max {
                 let upper = Self.storedLineBound(sample)
                 if exact == nil, bound + upper <= maxBytes {
@@ -85,14 +92,29 @@ extension PostgresSampleStorage {
         let afterUUID = cursor?.uuid
         let key = SampleTypeKey.of(type)
         return """
-            SELECT uuid, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id,
-                   source_version, device_name, device_model, details::text
-            FROM samples
-            WHERE client_id = \(client) AND type_key = \(key) AND type = \(type.rawValue) AND start_at >= \(lower)
-              AND (\(upper)::timestamptz IS NULL OR start_at < \(upper))
-              AND (\(afterStart)::timestamptz IS NULL OR (start_at, uuid) > (\(afterStart), \(afterUUID)))
-            ORDER BY start_at, uuid
-            LIMIT \(limit + 1)
+            SELECT string_agg(uuid_send(uuid) || timestamptz_send(start_at) || timestamptz_send(end_at)
+                              || float8send(value)
+                              || coalesce('\\x01'::bytea || int4send(utc_offset_seconds), '\\x0000000000'::bytea)
+                              || int4send(length(t.unit)) || t.unit || int4send(length(t.name)) || t.name
+                              || int4send(length(t.bundle)) || t.bundle
+                              || coalesce(int4send(length(t.version)) || t.version, '\\xffffffff'::bytea)
+                              || coalesce(int4send(length(t.device)) || t.device, '\\xffffffff'::bytea)
+                              || coalesce(int4send(length(t.model)) || t.model, '\\xffffffff'::bytea)
+                              || coalesce(int4send(length(t.details)) || t.details, '\\xffffffff'::bytea),
+                              ''::bytea ORDER BY start_at, uuid)
+            FROM (
+                SELECT uuid, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id,
+                       source_version, device_name, device_model, details
+                FROM samples
+                WHERE client_id = \(client) AND type_key = \(key) AND type = \(type.rawValue) AND start_at >= \(lower)
+                  AND (\(upper)::timestamptz IS NULL OR start_at < \(upper))
+                  AND (\(afterStart)::timestamptz IS NULL OR (start_at, uuid) > (\(afterStart), \(afterUUID)))
+                ORDER BY start_at, uuid
+                LIMIT \(limit + 1)
+            ) AS page,
+            LATERAL (SELECT textsend(unit) AS unit, textsend(source_name) AS name, textsend(source_bundle_id) AS bundle,
+                            textsend(source_version) AS version, textsend(device_name) AS device,
+                            textsend(device_model) AS model, textsend(details::text) AS details) AS t
             """
     }
 
