@@ -29,7 +29,7 @@ extension PostgresSampleStorage {
     /// `cursor`, and — after the first — at most `maxBytes` bytes of stored JSON (the JSONL sink's line of each
     /// sample); `next` is the cursor of the following page, or nil at the end.
     ///
-    /// The rows are read whole within the call's database deadline and decoded afterwards (``rows(of:)``).
+    /// The page is read whole within the call's database deadline and decoded afterwards (``rows(of:)``).
     func page(client: Int64, type: SampleType, after cursor: PageCursor?, from: Int64?, to: Int64?,
               limit: Int, maxBytes: Int = .max) async throws -> (samples: [HealthSample], next: PageCursor?) {
         let rows = try await rows(of: Self.pageQuery(client: client, type: type, after: cursor, from: from, to: to,
@@ -83,7 +83,9 @@ extension PostgresSampleStorage {
 
     /// The statement of ``page(client:type:after:from:to:limit:maxBytes:)``: one range of the
     /// `samples_client_type_start` index (in start order; samples sharing a start are put in uuid order by a small
-    /// sort, since v3's index has no uuid tie-breaker), `limit + 1` rows (the last only says whether there is more).
+    /// sort, since v3's index has no uuid tie-breaker), `limit + 1` samples (the last only says whether there is
+    /// more), answered as **one row**: the samples packed in (start, uuid) order in one `bytea` (NULL when none), as
+    /// ``SampleRowDecoder/sample(packed:)`` reads them — PostgresNIO then parses one row a page, not 5,001 (issue 31).
     static func pageQuery(client: Int64, type: SampleType, after cursor: PageCursor?, from: Int64?, to: Int64?,
                           limit: Int) -> PostgresQuery {
         let lower = PostgresInstant(milliseconds: max(from ?? Instants.min, cursor?.startMs ?? .min))
