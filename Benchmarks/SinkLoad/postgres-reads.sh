@@ -2,8 +2,9 @@
 # Issue 31's PostgreSQL read figures: a realistic decade (steps and heart rate, seed 42, ending 2025-06-30) synced
 # into `stepsync serve --database`, then timed with curl: `GET /export` of the step samples (NDJSON, rows/s), a
 # decade's `GET /steps/daily` (no from/to), `GET /samples/daily?type=HeartRate` over the decade, and three
-# `/steps/daily` at once with `/health` and another client's POST beside them (their statuses). CPU seconds of the
-# sink from /proc.
+# `/steps/daily` at once with `/health` and another client's POST beside them (their statuses); then `/export` and
+# `/steps/daily` again from a JSONL sink (`serve --data-dir`) holding the same store, for the ratio. CPU seconds of
+# the sink from /proc.
 #
 #   ./postgres-reads.sh .build/release/stepsync /tmp/pgreads
 #
@@ -27,8 +28,9 @@ token=$("$S" clients add reader --database "$url" 2>/dev/null | tail -1)
 other=$("$S" clients add writer --database "$url" 2>/dev/null | tail -1)
 "$S" serve --port $SP --database "$url" >"$W/serve.log" 2>&1 & sp=$!
 until curl -s -o /dev/null http://127.0.0.1:$SP/health; do sleep 0.1; done
-STEPSYNC_TOKEN=$token "$S" sync --data-dir "$W/store" --server http://127.0.0.1:$SP >/dev/null 2>&1 \
-  || STEPSYNC_TOKEN=$token "$S" sync --data-dir "$W/store" --server http://127.0.0.1:$SP >/dev/null
+# --resend: the store's ledger may name the sink of an earlier run (a fresh database holds none of it).
+STEPSYNC_TOKEN=$token "$S" sync --data-dir "$W/store" --server http://127.0.0.1:$SP --resend >/dev/null 2>&1 \
+  || STEPSYNC_TOKEN=$token "$S" sync --data-dir "$W/store" --server http://127.0.0.1:$SP --resend >/dev/null
 B="http://127.0.0.1:$SP"; H="Authorization: Bearer $token"
 ticks() { awk '{print $14+$15}' /proc/$sp/stat; }
 timed() {  # name path: prints status, seconds, bytes, sink CPU-s
@@ -57,5 +59,15 @@ echo "two /export at once:"
 jobs_=()
 for i in 1 2; do (timed "export$i" "/export?format=ndjson"; echo "  export$i rows=$(wc -l <"$W/out-export$i")") & jobs_+=($!); done
 wait "${jobs_[@]}"
+echo "the same on JSONL (serve --data-dir, the same store synced):"
+kill $sp; wait $sp 2>/dev/null
+rm -rf "$W/jsonl"; "$S" serve --port $SP --data-dir "$W/jsonl" >"$W/serve-jsonl.log" 2>&1 & sp=$!
+until curl -s -o /dev/null "$B/health"; do sleep 0.1; done
+"$S" sync --data-dir "$W/store" --server "$B" --resend >/dev/null
+for round in 1 2; do
+  timed export "/export?format=ndjson"
+  echo "  export rows=$(wc -l <"$W/out-export")"
+  timed daily "/steps/daily"
+done
 rm -f "$W"/out-*
 uptime

@@ -30,8 +30,14 @@ struct PostgresInstant: PostgresNonThrowingEncodable, PostgresDecodable, Hashabl
         guard type == .timestamptz || type == .timestamp, format == .binary, buffer.readableBytes == 8,
               let micros = buffer.readInteger(as: Int64.self)
         else { throw PostgresDecodingError.Code.typeMismatch }
-        // Floor division: the sink only stores whole milliseconds, but a row written by hand may hold microseconds.
+        milliseconds = Self.milliseconds(microseconds: micros)
+    }
+
+    /// UTC milliseconds since 1970 of `micros`, the server's microseconds since 2000-01-01, rounded down (the sink
+    /// only stores whole milliseconds, but a row written by hand may hold microseconds).
+    @inline(__always)
+    static func milliseconds(microseconds micros: Int64) -> Int64 {
         let (q, r) = micros.quotientAndRemainder(dividingBy: 1000)
-        milliseconds = (r < 0 ? q - 1 : q) + Self.epochOffsetMs
+        return (r < 0 ? q - 1 : q) + epochOffsetMs
     }
 }

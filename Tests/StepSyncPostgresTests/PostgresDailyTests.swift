@@ -92,3 +92,36 @@ struct PostgresDailyTests {
         "\(sample.startMs) \(sample.endMs) \(sample.value) \(sample.deviceName ?? "-")"
     }
 }
+
+/// Issue 31: step spans come from the database packed in chunks (``StepSpanChunk``); the chunks' seams lose and
+/// repeat nothing, also among samples sharing a start.
+@Suite("PostgreSQL step spans in chunks", .enabled(if: PostgresHarness.shouldRun, "PostgreSQL server binaries not installed"))
+struct PostgresStepSpanChunkTests {
+    @Test("read in chunks of 1, 2, 3 and 7 rows, 40 samples (a dozen sharing one start, three devices and none) come back exactly as in one chunk, in start order, each once")
+    func chunkSeams() async throws {
+        try await withStorage { storage, _ in
+            let owner = try await storage.addClient(name: "anna", token: .random())
+            var samples = stepSamples(40)
+            let devices: [String?] = ["Apple Watch", nil, "iPhone", "Anna's \"old\" iPhone"]
+            for i in samples.indices {
+                if i >= 10 && i < 22 { samples[i].startMs = samples[10].startMs; samples[i].endMs = samples[10].startMs + Int64(i) * 1_000 }
+                samples[i].deviceName = devices[i % devices.count]
+                samples[i].value = Double(i) + 0.25
+            }
+            _ = try await storage.insert(samples, client: owner.id)
+            let range = (samples[0].startMs - 86_400_000)..<(samples[39].endMs + 86_400_000)
+            let expected = samples.map { StepSpan(startMs: $0.startMs, endMs: $0.endMs, value: $0.value,
+                                                  deviceName: $0.deviceName) }
+            // Samples sharing a start come in any order: compare in (start, end) order, which is unique here.
+            let key = { (span: StepSpan) in (span.startMs, span.endMs) }
+            let sorted = expected.sorted { key($0) < key($1) }
+            for chunk in [1, 2, 3, 7, 12, 13, PostgresSampleStorage.stepSpanChunk] {
+                let spans = try await storage.stepSpans(client: owner.id, overlapping: range, chunk: chunk)
+                #expect(spans.map(\.startMs) == sorted.map(\.startMs), "chunks of \(chunk): not in start order")
+                #expect(spans.sorted { key($0) < key($1) } == sorted, "chunks of \(chunk)")
+            }
+            // A range holding nothing: no spans, one statement.
+            #expect(try await storage.stepSpans(client: owner.id, overlapping: 0..<1_000).isEmpty)
+        }
+    }
+}

@@ -50,13 +50,29 @@ extension SinkResponder {
             var out = ExportEncoder.header(format)
             var page = first
             while true {
-                for sample in page.samples { ExportEncoder.appendRow(sample, format: format, to: &out) }
-                if !out.isEmpty { try await writer.write(ByteBuffer(bytes: out)) }
+                // The next page is read while this one is encoded and written (at most two pages in memory): on
+                // PostgreSQL the database's work on a page and the sink's encoding overlap (issue 31).
+                let following = page.nextCursor.map { cursor in
+                    Task {
+                        var next = pageQuery
+                        next.cursor = cursor
+                        return try await storage.page(next, for: client)
+                    }
+                }
+                do {
+                    for sample in page.samples { ExportEncoder.appendRow(sample, format: format, to: &out) }
+                    if !out.isEmpty { try await writer.write(ByteBuffer(bytes: out)) }
+                } catch {
+                    following?.cancel()
+                    throw error
+                }
                 out.removeAll(keepingCapacity: true)
-                guard let cursor = page.nextCursor else { break }
-                var next = pageQuery
-                next.cursor = cursor
-                page = try await storage.page(next, for: client)
+                guard let following else { break }
+                page = try await withTaskCancellationHandler {
+                    try await following.value
+                } onCancel: {
+                    following.cancel()
+                }
             }
             try await writer.finish(nil)
         }
