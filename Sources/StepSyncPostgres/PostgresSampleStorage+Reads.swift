@@ -4,26 +4,8 @@ import StepSyncCore
 import StepSyncStorage
 
 extension PostgresSampleStorage {
-    /// A position in a client's samples of one type: after (start, uuid). Opaque to clients: `<startMs>.<UUID>`.
-    struct PageCursor: Hashable, Sendable {
-        var startMs: Int64
-        var uuid: UUID
-
-        init(startMs: Int64, uuid: UUID) {
-            self.startMs = startMs
-            self.uuid = uuid
-        }
-
-        /// Parses a cursor this sink gave, or nil.
-        init?(_ text: String) {
-            let parts = text.split(separator: ".", maxSplits: 1)
-            guard parts.count == 2, let ms = Int64(parts[0]), Instants.contains(ms),
-                  let uuid = UUID(uuidString: String(parts[1])) else { return nil }
-            self.init(startMs: ms, uuid: uuid)
-        }
-
-        var text: String { "\(startMs).\(uuid.uuidString)" }
-    }
+    /// A position in a client's samples of one type: the storages' one cursor, ``StartCursor`` (`<startMs>.<UUID>`).
+    typealias PageCursor = StartCursor
 
     /// Up to `limit` samples of `client` and `type` whose start is in `from..<to`, in (start, uuid) order after
     /// `cursor`, and — after the first — at most `maxBytes` bytes of stored JSON (the JSONL sink's line of each

@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import StepSyncCore
-import StepSyncSink
+import StepSyncStorage
 
 /// The step spans of one statement of ``PostgresSampleStorage/stepSpansQuery(client:overlapping:after:limit:)``,
 /// packed by the database in one `bytea`: per span, in no particular order — start and end as `timestamptz_send`
