@@ -58,7 +58,7 @@ public func buildSinkApplication(
     ])
     let guarded = GuardedHTTP1Channel.builder(limits: limits, registry: registry, logger: logger)
     let server: HTTPServerBuilder = if let tls = configuration.tls {
-        try .tls(guarded, tlsConfiguration: tls.serverConfiguration())
+        try .tls(guarded, tlsConfiguration: tls.serverConfiguration(now: configuration.time.nowMs() / 1000))
     } else {
         guarded
     }

@@ -50,7 +50,8 @@ struct SinkResponder: HTTPResponder {
         SinkCORSMiddleware(policy: configuration.cors)
         RequestLogMiddleware(activity: activity, proxyWarning: proxyWarning,
                              tokenless: configuration.token == nil && authenticator is SharedTokenAuthenticator,
-                             retryAfterSeconds: configuration.retryAfterSeconds, table: Self.table)
+                             retryAfterSeconds: configuration.retryAfterSeconds, table: Self.table,
+                             time: configuration.time)
         HostCheckMiddleware(loopbackOnly: loopbackOnly)
     }
 

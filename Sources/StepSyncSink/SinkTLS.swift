@@ -22,7 +22,7 @@ public struct SinkTLS: Hashable, Sendable {
     /// every client would refuse it anyway, each saying only that it is not trusted.
     ///
     /// - Throws: ``SinkSetupError`` naming the option and the file.
-    public func serverConfiguration(now: Int64 = Int64(Date().timeIntervalSince1970)) throws -> TLSConfiguration {
+    public func serverConfiguration(now: Int64) throws -> TLSConfiguration {
         let chain: [NIOSSLCertificate]
         do {
             chain = try NIOSSLCertificate.fromPEMFile(certificatePath)

@@ -94,9 +94,9 @@ extension StepSyncCommand {
             store.releaseMemory()
 
             // 2. Layer every type in one run, as `stepsync layer` does: one snapshot, one commit.
-            let layerStart = ContinuousClock.now
+            let layerElapsed = TimeSource.system.stopwatch()
             let layered = try store.layer(types: Set(figures.map(\.type)), limits: LayeringLimits())
-            let layerSeconds = Self.seconds(since: layerStart)
+            let layerSeconds = layerElapsed().inSeconds
             memory.append(("layer", ProcessMemory.now()))
             let queries = layered.queries
             for index in figures.indices {
@@ -131,7 +131,7 @@ extension StepSyncCommand {
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
                                                 logger: logger)
-                        var reporter = ProgressReporter(label: "samples", enabled: !quiet)
+                        var reporter = ProgressReporter(label: "samples", enabled: !quiet, time: .system)
                         let report = try await engine.run(stop: stop) { reporter.update($0) }
                         reporter.finish()
                         return report
@@ -139,16 +139,16 @@ extension StepSyncCommand {
                     let syncCPUSeconds = ProcessMemory.cpuSeconds() - cpuBefore
                     let syncMemory = ProcessMemory.now()
                     let sinkTables = await storage.tableBytes()
-                    let checkStart = ContinuousClock.now
+                    let checkElapsed = TimeSource.system.stopwatch()
                     var digests: [SampleType: UUIDSetDigest] = [:]
                     // Reading back takes seconds (a minute in a debug build): a bar, or a line, after the first.
-                    var checking = ProgressReporter(label: "types read back from the sink", enabled: !quiet, showAfter: 1)
+                    var checking = ProgressReporter(label: "types read back from the sink", enabled: !quiet, showAfter: 1, time: .system)
                     for (done, type) in checkedTypes.enumerated() {
                         digests[type] = try await Self.sinkDigest(of: type, in: storage)
                         checking.update(done: Int64(done + 1), total: Int64(checkedTypes.count), force: true)
                     }
                     checking.finish()
-                    return (report, syncCPUSeconds, digests, Self.seconds(since: checkStart), syncMemory, sinkTables)
+                    return (report, syncCPUSeconds, digests, checkElapsed().inSeconds, syncMemory, sinkTables)
                 }
             }
             memory.append(("sync", syncMemory))
@@ -160,8 +160,8 @@ extension StepSyncCommand {
                 + "\(Format.duration(syncCPUSeconds)) of CPU (client, sink and SQLite)")
 
             // 5. Check, type by type: the sink holds exactly the store's uuids.
-            let storeCheckStart = ContinuousClock.now
-            var checking = ProgressReporter(label: "types read back from the store", enabled: !quiet, showAfter: 1)
+            let storeCheckElapsed = TimeSource.system.stopwatch()
+            var checking = ProgressReporter(label: "types read back from the store", enabled: !quiet, showAfter: 1, time: .system)
             for index in figures.indices {
                 figures[index].sink = sinkDigests[figures[index].type] ?? UUIDSetDigest()
                 var digest = UUIDSetDigest()
@@ -170,7 +170,7 @@ extension StepSyncCommand {
                 checking.update(done: Int64(index + 1), total: Int64(figures.count), force: true)
             }
             checking.finish()
-            let verifySeconds = checkSeconds + Self.seconds(since: storeCheckStart)
+            let verifySeconds = checkSeconds + storeCheckElapsed().inSeconds
             memory.append(("storeCheck", ProcessMemory.now()))
             let exact = report.isComplete && figures.allSatisfy(\.exact)
                 && report.inserted == figures.reduce(0) { $0 + $1.samples }
@@ -230,10 +230,6 @@ extension StepSyncCommand {
                              + (f.type == .stepCount ? "  (\(Format.number(f.steps)) steps)" : ""))
             }
             return lines.joined(separator: "\n")
-        }
-
-        static func seconds(since start: ContinuousClock.Instant) -> Double {
-            (ContinuousClock.now - start).inSeconds
         }
     }
 }

@@ -101,7 +101,7 @@ extension StepSyncCommand {
                 throw ExitCode.failure
             }
             let stop = ExportStop()
-            var reporter = ProgressReporter(label: "samples", enabled: !json, showAfter: 0.5)
+            var reporter = ProgressReporter(label: "samples", enabled: !json, showAfter: 0.5, time: .system)
             var rows: Int64 = 0
             do {
                 try stop.whileInstalled {

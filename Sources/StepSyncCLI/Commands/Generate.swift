@@ -215,7 +215,7 @@ extension StepSyncCommand {
         static func generate(_ generator: SampleGenerator, into store: StepStore, progress: Bool,
                              notAfterMs: Int64? = nil) throws -> Outcome {
             let cutoff = notAfterMs ?? .max
-            var reporter = ProgressReporter(label: "days", enabled: progress)
+            var reporter = ProgressReporter(label: "days", enabled: progress, time: .system)
             let total = Int64(generator.dayCount)
             let ((days, perType), summary) = try store.insertSamples { inserter in
                 var days = 0

@@ -59,7 +59,7 @@ extension StepSyncCommand {
             let hadStore = FileManager.default.fileExists(atPath: directory.storePath)
             let hadDirectory = FileManager.default.fileExists(atPath: directory.path)
             let store = try data.openStore()
-            var reporter = ProgressReporter(label: "MB", enabled: !json)
+            var reporter = ProgressReporter(label: "MB", enabled: !json, time: .system)
             let summary: ImportSummary
             do {
                 summary = try HealthImporter(store: store, time: .system).importExport(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
+import StepSyncCore
 import StepSyncPostgres
 import StepSyncSink
 
@@ -146,7 +147,7 @@ extension StepSyncCommand {
             }
             if let tls {
                 do {
-                    _ = try tls.serverConfiguration()
+                    _ = try tls.serverConfiguration(now: TimeSource.system.nowMs() / 1000)
                 } catch {
                     throw ValidationError("\(error)")
                 }

@@ -165,7 +165,7 @@ extension StepSyncCommand {
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
                                                 logger: logger)
                         // The bar only without --json; the waits for the sink are said on stderr either way.
-                        var reporter = ProgressReporter(label: "samples", enabled: !json)
+                        var reporter = ProgressReporter(label: "samples", enabled: !json, time: .system)
                         let report = try await engine.run(stop: stop) { reporter.update($0) }
                         reporter.finish()
                         return report

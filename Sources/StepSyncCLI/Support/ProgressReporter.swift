@@ -16,14 +16,17 @@ struct ProgressReporter {
     private let plainInterval: Double
     /// Seconds of work before anything is shown (so a step that ends quickly prints nothing).
     private let showAfter: Double
-    private let started = ContinuousClock.now
-    private var lastDraw: ContinuousClock.Instant?
+    /// The time since the reporter was created, on the clock it was given.
+    private let elapsed: @Sendable () -> Duration
+    /// ``elapsed`` at the last draw.
+    private var lastDraw: Duration?
     private var drewBar = false
     /// The last wait the sync said without a terminal (``update(_:)`` repeats it only when it changes).
     var lastNote: String?
 
     /// Creates a reporter for `label`; silent when `enabled` is false.
-    init(label: String, enabled: Bool = true, plainInterval: Double = 5, showAfter: Double = 0) {
+    init(label: String, enabled: Bool = true, plainInterval: Double = 5, showAfter: Double = 0, time: TimeSource) {
+        self.elapsed = time.stopwatch()
         self.label = label
         self.showAfter = showAfter
         self.enabled = enabled
@@ -33,7 +36,7 @@ struct ProgressReporter {
 
     /// Seconds since the reporter was created.
     var elapsedSeconds: Double {
-        (ContinuousClock.now - started).inSeconds
+        elapsed().inSeconds
     }
 
     /// How the remaining time is shown.
@@ -49,7 +52,7 @@ struct ProgressReporter {
     /// Reports `done` of `total` units, with an optional detail such as "12,000 samples, 95k samples/s".
     mutating func update(done: Int64, total: Int64, detail: String = "", force: Bool = false, eta: ETA = .auto) {
         guard enabled, showAfter <= 0 || elapsedSeconds >= showAfter else { return }
-        let now = ContinuousClock.now
+        let now = elapsed()
         let minGap: Duration = isTerminal ? .milliseconds(100) : .milliseconds(Int64(plainInterval * 1000))
         if !force, let lastDraw, now - lastDraw < minGap { return }
         lastDraw = now

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import StepSyncCore
 
 /// Logs every answered request ("Request" at info, with method, path, status and duration) and counts it in
 /// ``SinkActivity``; turns the errors the sink answers (``SinkError``, a storage's errors) into their JSON
@@ -18,11 +19,13 @@ struct RequestLogMiddleware: RouterMiddleware {
     let retryAfterSeconds: Int
     /// The routes, for which requests are the dashboard's own reads.
     let table: SinkRouteTable
+    /// The sink's time (``SinkConfiguration/time``): each request's duration is measured on it.
+    let time: TimeSource
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        let started = ContinuousClock.now
+        let elapsed = time.stopwatch()
         proxyWarning.check(request.headers, tokenless: tokenless, logger: context.logger)
         let response: Response
         do {
@@ -40,7 +43,7 @@ struct RequestLogMiddleware: RouterMiddleware {
                                client: context.client.identity)
         context.logger.info("Request", metadata: [
             "http.method": "\(request.method.rawValue)", "http.path": "\(request.uri.path.prefix(128))",
-            "http.status": "\(response.status.code)", "http.duration": "\(ContinuousClock.now - started)",
+            "http.status": "\(response.status.code)", "http.duration": "\(elapsed())",
         ])
         return response
     }
