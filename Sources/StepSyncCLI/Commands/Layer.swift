@@ -83,22 +83,18 @@ extension StepSyncCommand {
             let sampleIntervals = report.types.flatMap(\.sampleIntervals)
 
             if json {
-                var object: [String: Any] = [
-                    "intervals": report.intervals.count, "totalIntervals": ledger.overall.intervals,
-                    "appended": report.appended, "deltas": report.deltas,
-                    "deletionIntervals": report.deletionIntervals, "deletedSamples": report.deletedSamples,
-                    "steps": stepSum, "samples": sampleIntervals.reduce(0) { $0 + $1.samples },
-                    "oversize": sampleIntervals.filter(\.oversize).count,
-                    "queries": report.queries, "seconds": seconds, "maxSteps": maxSteps, "maxSamples": maxSamples,
-                    "lowerBound": lowerBound, "anchor": report.anchor, "upToDate": report.upToDate,
-                    "types": Dictionary(uniqueKeysWithValues: report.types.map { ($0.type.rawValue, Self.jsonObject($0)) }),
-                ]
-                if let largest = steps.max(by: { $0.steps < $1.steps }) { object["largestSteps"] = largest.steps }
-                if let first = sampleIntervals.map(\.range.start).min(), let last = sampleIntervals.map(\.range.end).max() {
-                    object["start"] = ISO8601Millis.format(first)
-                    object["end"] = ISO8601Millis.format(last)
-                }
-                try JSONOutput.print(object)
+                let largest = steps.max(by: { $0.steps < $1.steps })
+                let first = sampleIntervals.map(\.range.start).min(), last = sampleIntervals.map(\.range.end).max()
+                try JSONOutput.print(JSONReport(
+                    intervals: report.intervals.count, totalIntervals: ledger.overall.intervals,
+                    appended: report.appended, deltas: report.deltas, deletionIntervals: report.deletionIntervals,
+                    deletedSamples: report.deletedSamples, steps: stepSum,
+                    samples: sampleIntervals.reduce(0) { $0 + $1.samples }, oversize: sampleIntervals.filter(\.oversize).count,
+                    queries: report.queries, seconds: seconds, maxSteps: maxSteps, maxSamples: maxSamples,
+                    lowerBound: lowerBound, anchor: report.anchor, upToDate: report.upToDate,
+                    types: Dictionary(uniqueKeysWithValues: report.types.map { ($0.type.rawValue, TypeReport($0)) }),
+                    largestSteps: largest?.steps, start: first.map { ISO8601Millis.format($0) },
+                    end: first == nil ? nil : last.map { ISO8601Millis.format($0) }))
                 return
             }
             if report.types.isEmpty {
@@ -129,20 +125,6 @@ extension StepSyncCommand {
                 }
             }
             print("statistics queries: \(report.queries), time: \(Format.duration(seconds))")
-        }
-
-        /// One type's part of `--json`: counts, and the sum where the type's values add up.
-        static func jsonObject(_ plan: TypeLayeringPlan) -> [String: Any] {
-            let intervals = plan.sampleIntervals
-            var object: [String: Any] = [
-                "kind": plan.type.kind.rawValue, "intervals": plan.intervals.count, "appended": plan.appended,
-                "deltas": plan.deltas, "deletionIntervals": plan.deletionIntervals,
-                "deletedSamples": plan.deletedSamples, "samples": intervals.reduce(0) { $0 + $1.samples },
-                "oversize": intervals.filter(\.oversize).count, "queries": plan.queries, "upToDate": plan.upToDate,
-            ]
-            let sum = intervals.reduce(0.0) { $0 + $1.steps }
-            if plan.type == .stepCount { object["steps"] = sum } else if plan.type.kind == .cumulative { object["sum"] = sum }
-            return object
         }
     }
 }
