@@ -136,7 +136,9 @@ struct PostgresProcessTests {
         try await PostgresHarness.withDatabase { url in
             let server = try await PostgresHarness.sharedServer()
             let token = try #require(try await addClients(["anna"], url: url)["anna"])
-            let fixture = try SyncFixture(intervals: 150, samplesPerInterval: 20)
+            // 8,000 rows: enough that the sync cannot finish between seeing a new row and being stopped, even on a fast
+            // machine with a slow `psql` poll (with 3,000 it once did, in a clean-clone run).
+            let fixture = try SyncFixture(intervals: 400, samplesPerInterval: 20)
             let port = try PostgresHarness.freePort()
             var serve = try await StepSyncBinary.serve(url: url, port: port)
             let first = serve
@@ -175,11 +177,11 @@ struct PostgresProcessTests {
             }
             #expect(status == 0, "\(sync.stderr.suffix(800))")
             #expect(first.process.terminationReason == .uncaughtSignal && first.process.terminationStatus == SIGKILL)
-            #expect(kills >= 2 && rowsAtKill.allSatisfy { $0 < 3_000 }, "kills at rows \(rowsAtKill): the sync ended first")
+            #expect(kills >= 2 && rowsAtKill.allSatisfy { $0 < 8_000 }, "kills at rows \(rowsAtKill): the sync ended first")
             let json = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
             #expect(json?["failed"] as? Int == 0 && json?["complete"] as? Bool == true, "\(report)")
             #expect(try await SinkCaller(port: port, token: token).storedUUIDs() == fixture.storeUUIDs)
-            #expect(try await server.psql("SELECT count(*), count(DISTINCT uuid) FROM samples", url: url) == "3000|3000\n")
+            #expect(try await server.psql("SELECT count(*), count(DISTINCT uuid) FROM samples", url: url) == "8000|8000\n")
             kill(serve.pid, SIGTERM)
             #expect(try await serve.wait() == 0)
         }
