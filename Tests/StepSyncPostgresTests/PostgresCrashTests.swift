@@ -179,21 +179,39 @@ struct PostgresCrashTests {
             let arguments = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--token", token,
                              "--concurrency", "2", "--request-samples", "0", "--backoff-base", "0.02",
                              "--max-attempts", "50", "--give-up-after", "0", "--json"]
-            let sync = try StepSyncBinary(arguments)
+            var started: StepSyncBinary?
             var stops = 0
             var rowsAtStop: [Int] = []
             for round in 0..<3 {
-                // Once something more is committed, stop the sync (SIGSTOP) while the database is stopped, so it is
-                // mid-run however fast the machine is; it continues into the outage and meets 503s. It is held again
-                // while the database comes back and let go only here, once the rows are counted, so a fast machine
-                // cannot finish the whole sync between a restart and the next round.
-                let before = try await PostgresProcessTests.rows(server, url)
-                if round > 0 { kill(sync.pid, SIGCONT) }
-                let grew = try await waitUntil("a row committed after \(before) rows", while: { sync.process.isRunning }) {
-                    try await PostgresProcessTests.rows(server, url) > before
+                // Each round is paced by the database, not by a race with the sync: a lock on `samples` holds the
+                // sync's next INSERT; once one waits on it, the sync is stopped (SIGSTOP) and the lock ended, so only
+                // what was in flight commits and the sync is mid-run however fast the machine is. The database is then
+                // stopped, the sync continued into the outage until it meets a 503, held again while the database
+                // comes back, and let go only in the next round (or after the last).
+                let holder = try server.startPsql("BEGIN; LOCK TABLE samples IN SHARE MODE; SELECT pg_sleep(600)", url: url)
+                _ = try await waitUntil("the psql's lock on samples", while: { true }) {
+                    try await server.psql("""
+                        SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                        WHERE c.relname = 'samples' AND l.mode = 'ShareLock' AND l.granted
+                        """, url: url) == "1\n"
                 }
-                guard grew else { break }
-                kill(sync.pid, SIGSTOP)
+                let sync: StepSyncBinary
+                if let started { sync = started; kill(sync.pid, SIGCONT) } else {
+                    sync = try StepSyncBinary(arguments)
+                    started = sync
+                }
+                let held = try await waitUntil("an INSERT waiting on the lock", while: { sync.process.isRunning }) {
+                    try await Self.backends(server, url, "wait_event_type = 'Lock'") >= 1
+                }
+                if held { kill(sync.pid, SIGSTOP) }
+                kill(holder, SIGKILL)
+                _ = try await server.psql(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND pid <> pg_backend_pid()",
+                    url: url)
+                guard held else { break }
+                _ = try await waitUntil("the held INSERTs committed", while: { true }) {
+                    try await Self.backends(server, url, "wait_event_type = 'Lock'") == 0
+                }
                 rowsAtStop.append(try await PostgresProcessTests.rows(server, url))
                 let refusedBefore = Self.refusals(serve)
                 try await server.stopImmediately()
@@ -206,6 +224,7 @@ struct PostgresCrashTests {
                 kill(sync.pid, SIGSTOP)
                 try await server.start()
             }
+            let sync = try #require(started)
             kill(sync.pid, SIGCONT)
             var status = try await sync.wait(timeout: .seconds(300))
             var report = sync.stdout
