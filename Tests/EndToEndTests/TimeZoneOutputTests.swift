@@ -64,7 +64,7 @@ struct TimeZoneOutputTests {
         let summary = StepSyncCommand.Sync.summary(report, zone: try DisplayTimeZone.resolve(option: "Europe/Berlin", environment: [:]))
         #expect(summary.contains("  #7 2025-03-30 03:30:00 → 2025-03-30 03:40:00 Europe/Berlin after 1 attempt(s): HTTP 400: endDate"),
                 "\(summary)")
-        let failures = StepSyncCommand.Sync.jsonObject(report)["failures"] as? [[String: Any]]
+        let failures = (try JSONOutput.object(report) as? [String: Any])?["failures"] as? [[String: Any]]
         #expect(failures?.first?["start"] as? String == "2025-03-30T01:30:00.000Z")
         #expect(failures?.first?["end"] as? String == "2025-03-30T01:40:00.000Z")
     }

@@ -49,7 +49,7 @@ extension StepSyncCommand {
             let intervals = try store.intervals(types: selected, status: status.map { [$0] })
             if try chart.writeIfRequested(intervals, zone: try zone.displayTimeZone()) { return }
             if json {
-                try JSONOutput.print(intervals.map(Self.jsonObject))
+                try JSONOutput.print(intervals.map(IntervalReport.init))
                 return
             }
             if intervals.isEmpty {
@@ -73,24 +73,6 @@ extension StepSyncCommand {
         /// `backfill`, `delta` or `deletions`.
         static func kindName(_ interval: SyncInterval) -> String {
             interval.kind == .deletions ? "deletions" : interval.seqAfter > 0 ? "delta" : "backfill"
-        }
-
-        /// One interval in `--json`: `steps` for step counts, `sum` for other cumulative types, neither otherwise.
-        static func jsonObject(_ interval: SyncInterval) -> [String: Any] {
-            var object: [String: Any] = [
-                "id": interval.id, "type": interval.type.rawValue, "kind": kindName(interval),
-                "start": ISO8601Millis.format(interval.range.start), "end": ISO8601Millis.format(interval.range.end),
-                "samples": interval.samples, "status": interval.status.rawValue, "oversize": interval.oversize,
-                "attempts": interval.attempts, "lastError": interval.lastError.map { $0 as Any } ?? NSNull(),
-            ]
-            if interval.kind == .samples {
-                if interval.type == .stepCount {
-                    object["steps"] = interval.steps
-                } else if interval.type.kind == .cumulative {
-                    object["sum"] = interval.steps
-                }
-            }
-            return object
         }
     }
 }

@@ -73,16 +73,7 @@ extension StepSyncCommand.Clients {
             let zone = try self.zone.displayTimeZone()
             let clients = try await database.withStorage { try await $0.listClients() }
             if json {
-                try JSONOutput.print(["clients": clients.map { client -> [String: Any] in
-                    var object: [String: Any] = [
-                        "name": client.name, "id": client.id, "created": ISO8601Millis.format(client.createdMs),
-                        "samples": client.sampleCount, "types": client.samplesByType,
-                        "status": client.revokedMs == nil ? "active" : "revoked",
-                    ]
-                    object["lastSeen"] = client.lastSeenMs.map(ISO8601Millis.format) ?? NSNull()
-                    object["revoked"] = client.revokedMs.map(ISO8601Millis.format) ?? NSNull()
-                    return object
-                }])
+                try JSONOutput.print(ClientsReport(clients: clients.map(ClientReport.init)))
                 return
             }
             if clients.isEmpty {
@@ -97,6 +88,34 @@ extension StepSyncCommand.Clients {
             print(Format.table(header: ["name", "status", "created (\(zone.name))", "last seen (\(zone.name))", "samples"],
                                rows: rows))
         }
+
+    /// `clients list --json` (`docs/json/clients-list.schema.json`).
+    struct ClientsReport: Encodable {
+        var clients: [ClientReport]
+    }
+
+    /// One client in `clients list --json`: `lastSeen` and `revoked` are `null` until it was seen or revoked.
+    struct ClientReport: Encodable {
+        var name: String
+        var id: Int64
+        var created: String
+        var samples: Int
+        var types: [String: Int]
+        var status: String
+        var lastSeen: JSONNullable<String>
+        var revoked: JSONNullable<String>
+
+        init(_ client: ClientRecord) {
+            name = client.name
+            id = client.id
+            created = ISO8601Millis.format(client.createdMs)
+            samples = client.sampleCount
+            types = client.samplesByType
+            status = client.revokedMs == nil ? "active" : "revoked"
+            lastSeen = JSONNullable(client.lastSeenMs.map(ISO8601Millis.format))
+            revoked = JSONNullable(client.revokedMs.map(ISO8601Millis.format))
+        }
+    }
     }
 
     /// `stepsync clients revoke NAME`.

@@ -114,10 +114,9 @@ extension StepSyncCommand {
                 summary = try store.deleteSamples(uuids: uuids.compactMap(UUID.init(uuidString:)))
             }
             if json {
-                try JSONOutput.print([
-                    "samples": summary.deleted, "steps": Int64(summary.deletedSteps.rounded()), "missing": summary.missing,
-                    "types": Dictionary(uniqueKeysWithValues: summary.deletedByType.map { ($0.key.rawValue, $0.value) }),
-                ] as [String: Any])
+                try JSONOutput.print(JSONReport(
+                    samples: summary.deleted, steps: Int64(summary.deletedSteps.rounded()), missing: summary.missing,
+                    types: Dictionary(uniqueKeysWithValues: summary.deletedByType.map { ($0.key.rawValue, $0.value) })))
             } else {
                 let byType = summary.deletedByType.sorted { $0.key < $1.key }
                     .map { "\(Format.number($0.value)) \($0.key.shortName)" }.joined(separator: ", ")
@@ -127,6 +126,15 @@ extension StepSyncCommand {
                       + (summary.missing > 0 ? "; \(summary.missing) uuid(s) were not in the store." : ".")
                       + " Run `stepsync layer` and `stepsync sync` to delete them from the sink.")
             }
+        }
+
+        /// `delete --json` (`docs/json/delete.schema.json`): the samples deleted, their steps, the uuids that were
+        /// not in the store, and the samples deleted by type.
+        struct JSONReport: Encodable {
+            var samples: Int
+            var steps: Int64
+            var missing: Int
+            var types: [String: Int]
         }
     }
 }

@@ -133,13 +133,11 @@ extension StepSyncCommand {
             reporter.finish()
             let seconds = elapsed().inSeconds
             if json {
-                try JSONOutput.print([
-                    "type": sampleType.rawValue, "format": format.rawValue, "samples": rows,
-                    "bytes": output.bytesWritten, "file": out,
-                    "from": Self.instant(startRange.start, open: ExportRange.all.start),
-                    "to": Self.instant(startRange.end, open: ExportRange.all.end),
-                    "seconds": (seconds * 1000).rounded() / 1000,
-                ] as [String: Any])
+                try JSONOutput.print(JSONReport(
+                    type: sampleType.rawValue, format: format.rawValue, samples: rows, bytes: output.bytesWritten,
+                    file: out, from: Self.instant(startRange.start, open: ExportRange.all.start),
+                    to: Self.instant(startRange.end, open: ExportRange.all.end),
+                    seconds: (seconds * 1000).rounded() / 1000))
                 return
             }
             let line = "Exported \(Format.number(rows)) \(sampleType.shortName) sample\(rows == 1 ? "" : "s") as "
@@ -153,8 +151,21 @@ extension StepSyncCommand {
         }
 
         /// The instant `ms` for `--json`, or null when it is the open end `open` (no --from or --to).
-        static func instant(_ ms: Int64, open: Int64) -> Any {
-            ms == open ? NSNull() : ISO8601Millis.format(ms)
+        static func instant(_ ms: Int64, open: Int64) -> JSONNullable<String> {
+            JSONNullable(ms == open ? nil : ISO8601Millis.format(ms))
+        }
+
+        /// `export --json` (`docs/json/export.schema.json`): what was written where; `from` and `to` are `null` for
+        /// an open end.
+        struct JSONReport: Encodable {
+            var type: String
+            var format: String
+            var samples: Int64
+            var bytes: Int64
+            var file: String
+            var from: JSONNullable<String>
+            var to: JSONNullable<String>
+            var seconds: Double
         }
 
         /// `1.2 MB`, `340 bytes`.

@@ -114,21 +114,13 @@ extension StepSyncCommand {
                 throw GenerateError.nothingAppended(days: generator.days, duplicates: outcome.summary.duplicates)
             }
             if json {
-                var object: [String: Any] = [
-                    "samples": outcome.summary.inserted,
-                    "steps": Int64(outcome.summary.insertedSteps.rounded()),
-                    "duplicates": outcome.summary.duplicates,
-                    "days": outcome.days,
-                    "firstDay": reportedDays.lowerBound.description,
-                    "lastDay": reportedDays.upperBound.description,
-                    "profile": profile.rawValue,
-                    "seed": seed,
-                    "seconds": (outcome.seconds * 1000).rounded() / 1000,
-                    "samplesPerSecond": Int(outcome.samplesPerSecond),
-                    "types": outcome.jsonTypes,
-                ]
-                if let requestedDays { object["requestedDays"] = requestedDays }
-                try JSONOutput.print(object)
+                try JSONOutput.print(JSONReport(
+                    samples: outcome.summary.inserted, steps: Int64(outcome.summary.insertedSteps.rounded()),
+                    duplicates: outcome.summary.duplicates, days: outcome.days,
+                    firstDay: reportedDays.lowerBound.description, lastDay: reportedDays.upperBound.description,
+                    profile: profile.rawValue, seed: seed, seconds: (outcome.seconds * 1000).rounded() / 1000,
+                    samplesPerSecond: Int(outcome.samplesPerSecond), types: outcome.jsonTypes,
+                    requestedDays: requestedDays))
             } else {
                 var upToNow = ""
                 if let cutoffMs { upToNow = " (up to now, \(ISO8601Millis.format(cutoffMs)))" }
@@ -190,11 +182,10 @@ extension StepSyncCommand {
             }
 
             /// `{"<identifier>": {"samples": n, "duplicates": n[, "steps": n]}, …}`.
-            var jsonTypes: [String: Any] {
+            var jsonTypes: [String: JSONReport.TypeCount] {
                 Dictionary(uniqueKeysWithValues: perType.map { type, count in
-                    var entry: [String: Any] = ["samples": count.inserted, "duplicates": count.duplicates]
-                    if type == .stepCount { entry["steps"] = Int64(count.insertedSum.rounded()) }
-                    return (type.rawValue, entry)
+                    (type.rawValue, JSONReport.TypeCount(samples: count.inserted, duplicates: count.duplicates,
+                                                         steps: type == .stepCount ? Int64(count.insertedSum.rounded()) : nil))
                 })
             }
 

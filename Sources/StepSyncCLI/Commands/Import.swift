@@ -78,7 +78,7 @@ extension StepSyncCommand {
             }
             reporter.finish()
             if json {
-                try JSONOutput.print(Self.jsonObject(summary))
+                try JSONOutput.print(JSONReport(summary))
             } else {
                 print(Self.report(summary))
             }
@@ -123,47 +123,6 @@ extension StepSyncCommand {
                 return "\(path) cannot be read: permission denied (check its owner and mode)"
             }
             return nil
-        }
-
-        /// The `--json` object (`docs/json/import.schema.json`): `samples` counts the new samples (route and ECG
-        /// parts included), `stepSamples` the new step samples, `steps` sums their steps, `recordsRead` counts the
-        /// records read, `routes`, `routePoints` and `electrocardiograms` the new routes, their points and the new ECGs.
-        static func jsonObject(_ s: ImportSummary) -> [String: Any] {
-            var types: [String: Any] = [:]
-            for (type, read) in s.recordsByType {
-                types[type.rawValue] = ["recordsRead": read, "samples": s.insertedByType[type] ?? 0]
-            }
-            var object: [String: Any] = [
-                "file": s.file,
-                "samples": s.inserted,
-                "stepSamples": s.insertedStepSamples,
-                "steps": Int64(s.insertedSteps.rounded()),
-                "workouts": s.insertedWorkouts,
-                "duplicates": s.duplicates,
-                "previouslyDeleted": s.previouslyDeleted,
-                "restored": s.restored,
-                "recordsRead": s.recordsRead,
-                "types": types,
-                "skipped": Dictionary(uniqueKeysWithValues: s.skipped.map { ($0.key.key, $0.value) }),
-                "skippedRecords": s.firstSkipped.map { skip -> [String: Any] in
-                    var object: [String: Any] = ["line": skip.line, "element": skip.element, "reason": skip.reason.key,
-                                                 "detail": skip.detail]
-                    if let type = skip.type { object["type"] = type }
-                    if let file = skip.file { object["file"] = file }
-                    return object
-                },
-                "otherElements": s.otherElements,
-                "nestedRecords": s.nestedRecords,
-                "routes": s.routes,
-                "routePoints": s.routePoints,
-                "orphanRoutes": s.orphanRoutes,
-                "electrocardiograms": s.electrocardiograms,
-                "bytes": s.bytesRead,
-                "seconds": s.seconds,
-                "recordsPerSecond": s.recordsPerSecond,
-            ]
-            if let entry = s.entry { object["entry"] = entry }
-            return object
         }
 
         /// The summary for people.

@@ -32,7 +32,7 @@ extension StepSyncCommand {
             if daily.daily { return try daily.run(store: store, json: json) }
             let statistics = try store.sampleStatistics()
             if json {
-                try JSONOutput.print(Self.jsonObject(statistics))
+                try JSONOutput.print(JSONReport(statistics))
             } else {
                 print(Self.tables(statistics, path: store.path, zone: try DisplayTimeZone.resolve(option: daily.tz)))
             }
@@ -62,58 +62,6 @@ extension StepSyncCommand {
                 }
             }
             return result
-        }
-
-        /// `stats --json`: `samples` (every type), `steps` (sum of step counts), `first`/`last`, and per type its
-        /// kind, samples, units, span, the figures of its kind and its sources.
-        static func jsonObject(_ statistics: [SampleStatistics]) -> [String: Any] {
-            let types = byType(statistics)
-            var object: [String: Any] = [
-                "samples": statistics.reduce(0) { $0 + $1.samples },
-                "steps": Int64((types.first { $0.type == .stepCount }?.total.sum ?? 0).rounded()),
-                "types": Dictionary(uniqueKeysWithValues: types.map { totals -> (String, Any) in
-                    var entry = figures(totals.total, values: totals.oneUnit)
-                    entry["units"] = totals.units
-                    entry["sources"] = totals.sources.map { source -> [String: Any] in
-                        var item = figures(source, values: true)
-                        item["source"] = source.source
-                        item["unit"] = source.unit
-                        return item
-                    }
-                    return (totals.type.rawValue, entry)
-                }),
-            ]
-            if let first = statistics.map(\.firstStartMs).min(), let last = statistics.map(\.lastStartMs).max() {
-                object["first"] = ISO8601Millis.format(first)
-                object["last"] = ISO8601Millis.format(last)
-            }
-            return object
-        }
-
-        /// The keys of one entry: always `kind`, `samples`, `first`, `last`; then `sum` (cumulative), `min`,
-        /// `average`, `max` (discrete), `durationSeconds` (category, workout) or `points` and `durationSeconds` (series). `values: false` leaves out the
-        /// value figures (a type recorded in several units).
-        static func figures(_ s: SampleStatistics, values: Bool) -> [String: Any] {
-            var entry: [String: Any] = [
-                "kind": s.kind.rawValue, "samples": s.samples,
-                "first": ISO8601Millis.format(s.firstStartMs), "last": ISO8601Millis.format(s.lastStartMs),
-            ]
-            switch s.kind {
-            case .cumulative:
-                if values { entry["sum"] = s.sum }
-            case .discrete:
-                if values {
-                    entry["min"] = s.minimum
-                    entry["average"] = s.average
-                    entry["max"] = s.maximum
-                }
-            case .category, .workout:
-                entry["durationSeconds"] = Double(s.durationMs) / 1000
-            case .series:
-                entry["points"] = Int(s.sum)
-                entry["durationSeconds"] = Double(s.durationMs) / 1000
-            }
-            return entry
         }
 
         /// One table per kind, each with the columns that mean something for it; first and last are local days of

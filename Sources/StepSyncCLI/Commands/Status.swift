@@ -39,13 +39,10 @@ extension StepSyncCommand {
             let summary = ledger.overall
             let share = summary.syncedShare
             if json {
-                var object = Self.jsonObject(summary, type: nil)
-                object["syncedShare"] = share
-                object["types"] = Dictionary(uniqueKeysWithValues: ledger.byType.map { ($0.key.rawValue, Self.jsonObject($0.value, type: $0.key)) })
-                object["rejected"] = Self.rejectedObject(rejected)
-                if let lastServer { object["lastServer"] = lastServer }
-                if let sink = lastTarget?.sink { object["lastSink"] = sink }
-                try JSONOutput.print(object)
+                try JSONOutput.print(JSONReport(
+                    overall: Counts(summary, type: nil), syncedShare: share,
+                    types: Dictionary(uniqueKeysWithValues: ledger.byType.map { ($0.key.rawValue, Counts($0.value, type: $0.key)) }),
+                    rejected: Rejected(rejected), lastServer: lastServer, lastSink: lastTarget?.sink))
                 return
             }
             var lines: [String] = []
@@ -88,43 +85,10 @@ extension StepSyncCommand {
                     Format.table(header: ["type", "reason", "samples"], rows: rows)]
         }
 
-        /// The rejected samples in `--json`: `{"total": N, "types": {"T": {"total": n, "reasons": {"reason": k}}}}`.
-        static func rejectedObject(_ counts: [SampleType: [String: Int]]) -> [String: Any] {
-            let types = counts.map { type, reasons -> (String, Any) in
-                (type.rawValue, ["total": reasons.values.reduce(0, +), "reasons": reasons] as [String: Any])
-            }
-            return ["total": counts.values.reduce(0) { $0 + $1.values.reduce(0, +) },
-                    "types": Dictionary(uniqueKeysWithValues: types)]
-        }
-
         static func row(_ name: String, _ s: IntervalSummary) -> [String] {
             [name, Format.number(s.intervals), Format.number(s.pending), Format.number(s.inFlight), Format.number(s.synced),
              Format.number(s.failed), "\(Format.number(s.syncedSamples)) / \(Format.number(s.samples))",
              "\(Format.number(s.syncedDeletions)) / \(Format.number(s.deletions))"]
-        }
-
-        /// A summary in `--json`: counts by status; `steps` for step counts; `sum` for another cumulative type.
-        static func jsonObject(_ s: IntervalSummary, type: SampleType?) -> [String: Any] {
-            var object: [String: Any] = [
-                "intervals": s.intervals, "pending": s.pending, "inFlight": s.inFlight, "synced": s.synced,
-                "failed": s.failed, "oversize": s.oversize, "samples": s.samples, "syncedSamples": s.syncedSamples,
-                "deletions": s.deletions, "syncedDeletions": s.syncedDeletions,
-                "storeSamples": s.storeSamples, "sinkSamples": s.sinkSamples,
-            ]
-            if let type {
-                object["kind"] = type.kind.rawValue
-                if type == .stepCount {
-                    object["steps"] = s.steps
-                    object["syncedSteps"] = s.syncedSteps
-                } else if type.kind == .cumulative {
-                    object["sum"] = s.sum
-                    object["syncedSum"] = s.syncedSum
-                }
-            } else {
-                object["steps"] = s.steps
-                object["syncedSteps"] = s.syncedSteps
-            }
-            return object
         }
     }
 }

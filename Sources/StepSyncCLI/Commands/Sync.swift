@@ -201,12 +201,6 @@ extension StepSyncCommand {
 
         // MARK: - Output
 
-        /// The `--json` object (`docs/json/sync.schema.json`): the report's own encoding (`SyncReport+JSON.swift`),
-        /// as a dictionary.
-        static func jsonObject(_ report: SyncReport) -> [String: Any] {
-            (try? JSONOutput.object(report)) as? [String: Any] ?? [:]
-        }
-
         /// The summary for people; failed intervals' ranges in `zone`.
         static func summary(_ report: SyncReport, zone: DisplayTimeZone) -> String {
             var lines: [String] = []
