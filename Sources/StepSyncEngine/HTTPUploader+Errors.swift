@@ -68,9 +68,11 @@ extension HTTPUploader {
     }
 
     /// ``explain(_:server:)``, but an untrusted certificate whose dates are the cause is named so: `the sink at … cannot
-    /// be trusted: the server's certificate expired on 2021-01-01 00:00:00 UTC …` (``ServerCertificate``).
-    public static func explainWithCertificateDates(_ error: any Error, server: String) async -> String {
-        if untrustedCertificate(error) != nil, let dates = await ServerCertificate.outOfDate(server: server) {
+    /// be trusted: the server's certificate expired on 2021-01-01 00:00:00 UTC …` (``ServerCertificate``), held against
+    /// `time`'s wall clock.
+    public static func explainWithCertificateDates(_ error: any Error, server: String, time: TimeSource) async -> String {
+        if untrustedCertificate(error) != nil,
+           let dates = await ServerCertificate.outOfDate(server: server, now: time.nowMs() / 1000) {
             return SinkFailure(.outOfDateCertificate, detail: dates).message(server: server)
         }
         return explain(error, server: server)

@@ -11,7 +11,7 @@ import StepSyncCore
 /// AsyncHTTPClient `HTTPClient` for the whole run.
 ///
 /// Made with
-/// ``withUploader(server:gzip:token:caCertificateFile:concurrency:requestTimeout:connectTimeout:probeTimeout:logger:_:)``,
+/// ``withUploader(server:gzip:token:caCertificateFile:concurrency:requestTimeout:connectTimeout:probeTimeout:time:logger:_:)``,
 /// which shuts the client down on every path. The client does not retry connection establishment itself (a refused
 /// connection comes back at once, as ``UploadOutcome/unreachable(_:)``, and the engine waits for the sink with its own
 /// shared backoff), connects
@@ -27,6 +27,8 @@ public struct HTTPUploader: Uploader {
     private let requestTimeout: TimeAmount
     let probeTimeout: TimeAmount
     let logger: Logger
+    /// The wall clock a certificate's dates are held against (``ServerCertificate/outOfDate(server:now:)``).
+    let time: TimeSource
 
     /// Runs `body` with an uploader to `server`, shutting its HTTP client down afterwards, whatever happens.
     ///
@@ -39,6 +41,7 @@ public struct HTTPUploader: Uploader {
     ///   - requestTimeout: the deadline of one request.
     ///   - connectTimeout: the deadline of establishing a connection.
     ///   - probeTimeout: the deadline of a `GET /health` probe (``probe()``).
+    ///   - time: the wall clock a refused certificate's dates are held against.
     ///   - caCertificateFile: a PEM file whose certificates are trusted for `https://` besides the system's roots
     ///     (`--cacert`: a private CA or the sink's self-signed certificate; ``loadCertificates(pemFile:)``).
     public static func withUploader<R>(
@@ -50,6 +53,7 @@ public struct HTTPUploader: Uploader {
         requestTimeout: TimeAmount = .seconds(60),
         connectTimeout: TimeAmount = .seconds(5),
         probeTimeout: TimeAmount = .seconds(10),
+        time: TimeSource,
         logger: Logger,
         _ body: (HTTPUploader) async throws -> R
     ) async throws -> R {
@@ -67,7 +71,8 @@ public struct HTTPUploader: Uploader {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let uploader = HTTPUploader(
             client: client, server: server.hasSuffix("/") ? String(server.dropLast()) : server, gzip: gzip,
-            token: token, requestTimeout: requestTimeout, probeTimeout: probeTimeout, logger: logger)
+            token: token, requestTimeout: requestTimeout, probeTimeout: probeTimeout, logger: logger,
+            time: time)
         let result: R
         do {
             result = try await body(uploader)
@@ -201,7 +206,7 @@ public struct HTTPUploader: Uploader {
         switch Self.outcome(of: error) {
         case .unreachable(let detail): return SinkFailure(.unreachable, detail: detail)
         case .untrusted(let detail):
-            if let dates = await ServerCertificate.outOfDate(server: server) {
+            if let dates = await ServerCertificate.outOfDate(server: server, now: time.nowMs() / 1000) {
                 return SinkFailure(.outOfDateCertificate, detail: dates)
             }
             return SinkFailure(.untrusted, detail: detail)

@@ -54,7 +54,8 @@ enum ServerCertificate {
 
     /// Why the certificate of the sink at `server` (a base URL) is refused, in words, when its dates are the cause:
     /// `the server's certificate expired on 2021-01-01 00:00:00 UTC`; `nil` when they are not (or it cannot be read).
-    static func outOfDate(server: String, now: Int64 = Int64(Date().timeIntervalSince1970)) async -> String? {
+    /// `now` is the wall clock's time, seconds since 1970.
+    static func outOfDate(server: String, now: Int64) async -> String? {
         guard let components = URLComponents(string: server), components.scheme?.lowercased() == "https",
               var host = components.host else { return nil }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

@@ -1,6 +1,7 @@
+import StepSyncCore
 import Synchronization
 
-/// Runs `operation` in a task of its own and returns its result — unless `deadline` passes first (or the caller is
+/// Runs `operation` in a task of its own and returns its result — unless `deadline` (on `time`) passes first (or the caller is
 /// cancelled): then it throws `expired()` at once, calls `onExpiry` (the storage closes the connection there) and
 /// abandons the task, cancelled.
 ///
@@ -10,6 +11,7 @@ import Synchronization
 /// memory and, at worst, one pooled connection; the request is answered 503 within the deadline all the same.
 func withDatabaseDeadline<R: Sendable>(
     _ deadline: ContinuousClock.Instant,
+    time: TimeSource,
     expired: @escaping @Sendable () -> any Error,
     onExpiry: @escaping @Sendable () -> Void = {},
     _ operation: @escaping @Sendable () async throws -> R
@@ -27,7 +29,7 @@ func withDatabaseDeadline<R: Sendable>(
             }
             let timer = Task {
                 do {
-                    try await Task.sleep(until: deadline, clock: .continuous)
+                    try await time.sleep(deadline - time.monotonicNow())
                 } catch {
                     return  // the work ended first and cancelled the timer
                 }

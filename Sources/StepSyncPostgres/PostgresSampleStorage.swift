@@ -156,7 +156,7 @@ public final class PostgresSampleStorage: Sendable {
 
     /// When a call started now must be over (``Configuration/operationTimeout``, or `timeout`).
     func deadline(_ timeout: Duration? = nil) -> ContinuousClock.Instant {
-        .now + (timeout ?? configuration.operationTimeout)
+        configuration.time.monotonicNow() + (timeout ?? configuration.operationTimeout)
     }
 
     /// ``withConnection(timeout:_:)`` leaving PostgresNIO's errors as they are (``transaction(_:)`` reads their
@@ -171,11 +171,12 @@ public final class PostgresSampleStorage: Sendable {
     ) async throws -> R {
         let leased = LeasedConnection()
         let expired = ExpiryFlag()
-        let leaseDeadline = min(deadline, .now + configuration.leaseTimeout)
+        let time = configuration.time
+        let leaseDeadline = min(deadline, time.monotonicNow() + configuration.leaseTimeout)
         let client = self.client
         let logger = self.logger
         let total = configuration.operationTimeout
-        return try await withDatabaseDeadline(deadline, expired: {
+        return try await withDatabaseDeadline(deadline, time: time, expired: {
             PostgresStorageError.unavailable(leased.value.withLock { $0 == nil }
                 ? "no connection within the deadline" : "no answer within the deadline")
         }, onExpiry: {
@@ -201,7 +202,7 @@ public final class PostgresSampleStorage: Sendable {
                     })
                 }
                 group.addTask {
-                    try await Task.sleep(until: leaseDeadline, clock: .continuous)
+                    try await time.sleep(leaseDeadline - time.monotonicNow())
                     return .timer
                 }
                 defer { group.cancelAll() }

@@ -56,7 +56,8 @@ public func buildSinkApplication(
         "sink.timeout.header": "\(limits.headerTimeout)", "sink.timeout.body": "\(limits.bodyTimeout)",
         "sink.timeout.idle": "\(limits.idleTimeout)",
     ])
-    let guarded = GuardedHTTP1Channel.builder(limits: limits, registry: registry, logger: logger)
+    let guarded = GuardedHTTP1Channel.builder(limits: limits, registry: registry, time: configuration.time,
+                                               logger: logger)
     let server: HTTPServerBuilder = if let tls = configuration.tls {
         try .tls(guarded, tlsConfiguration: tls.serverConfiguration(now: configuration.time.nowMs() / 1000))
     } else {

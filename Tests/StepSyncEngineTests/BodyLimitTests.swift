@@ -13,7 +13,7 @@ struct BodyLimitTests {
     func sync(_ fixture: SyncFixture, port: Int, maxRequestBytes: Int? = nil) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)",
                                            requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
-                                           logger: SinkHarness.quiet) { uploader in
+                                           time: .system, logger: SinkHarness.quiet) { uploader in
             try await SyncEngine(
                 store: fixture.store, uploader: uploader,
                 configuration: SyncConfiguration(backoffFree: true, maxRequestBytes: maxRequestBytes),
@@ -104,7 +104,7 @@ struct BodyLimitTests {
                 #expect(config.maxRequestBytes == 2 << 20)
                 let report = try await HTTPUploader.withUploader(
                     server: "http://127.0.0.1:\(port)", requestTimeout: .patient, connectTimeout: .patient,
-                    probeTimeout: .patient, logger: SinkHarness.quiet
+                    probeTimeout: .patient, time: .system, logger: SinkHarness.quiet
                 ) { uploader in
                     try await SyncEngine(store: fixture.store, uploader: uploader, configuration: config,
                                          logger: SinkHarness.quiet, time: TestClock().time, randomSeed: 1).run()
@@ -124,7 +124,7 @@ struct BodyLimitTests {
             try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(maxBodyBytes: 64 << 20)) { port, counters in
                 let report = try await HTTPUploader.withUploader(
                     server: "http://127.0.0.1:\(port)", requestTimeout: .patient, connectTimeout: .patient,
-                    probeTimeout: .patient, logger: SinkHarness.quiet
+                    probeTimeout: .patient, time: .system, logger: SinkHarness.quiet
                 ) { uploader in
                     try await SyncEngine(store: plain.store, uploader: uploader,
                                          configuration: SyncConfiguration(maxSamplesPerRequest: 0),
@@ -192,7 +192,7 @@ extension BodyLimitTests {
             let stop = SyncStop()
             let paused = try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)",
                                            requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
-                                           logger: SinkHarness.quiet) {
+                                           time: .system, logger: SinkHarness.quiet) {
                 try await SyncEngine(
                     store: fixture.store, uploader: StopAfterFirstAcknowledgement(base: $0, stop: stop),
                     configuration: SyncConfiguration(backoffFree: true, maxRequestBytes: 4_096),

@@ -16,7 +16,7 @@ struct EveryTypeTests {
     func sync(_ fixture: SyncFixture, port: Int, types: [SampleType]? = nil) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)",
                                            requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
-                                           logger: SinkHarness.quiet) { uploader in
+                                           time: .system, logger: SinkHarness.quiet) { uploader in
             try await SyncEngine(store: fixture.store, uploader: uploader, configuration: SyncConfiguration(types: types),
                                  logger: SinkHarness.quiet, time: TestClock().time, randomSeed: 1).run()
         }

@@ -15,7 +15,7 @@ struct InFlightWindowEngineTests {
         let clock = TestClock(.instant)
         return try await HTTPUploader.withUploader(
             server: "http://127.0.0.1:\(port)", concurrency: 64, requestTimeout: .patient, connectTimeout: .patient,
-            probeTimeout: .patient, logger: SinkHarness.quiet
+            probeTimeout: .patient, time: .system, logger: SinkHarness.quiet
         ) { uploader in
             let link = LinkDelayUploader(base: uploader, clock: clock, oneWay: .milliseconds(75))
             let report = try await SyncEngine(

@@ -12,7 +12,7 @@ struct PackedRequestTests {
               concurrency: Int = 3, types: [SampleType]? = nil) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", concurrency: concurrency,
                                            requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
-                                           logger: SinkHarness.quiet) { uploader in
+                                           time: .system, logger: SinkHarness.quiet) { uploader in
             try await SyncEngine(
                 store: fixture.store, uploader: uploader,
                 configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: RetryPolicy(baseSeconds: 2, jitter: 0),

@@ -12,7 +12,7 @@ struct RejectedSampleTests {
               maxSamplesPerRequest: Int = SyncConfiguration.defaultMaxSamplesPerRequest) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)",
                                            requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
-                                           logger: SinkHarness.quiet) { uploader in
+                                           time: .system, logger: SinkHarness.quiet) { uploader in
             try await SyncEngine(store: fixture.store, uploader: uploader,
                                  configuration: SyncConfiguration(maxSamplesPerRequest: maxSamplesPerRequest),
                                  logger: SinkHarness.quiet, time: TestClock().time, randomSeed: 1).run()

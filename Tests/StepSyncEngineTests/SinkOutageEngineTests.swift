@@ -18,7 +18,7 @@ struct SinkOutageEngineTests {
                 _ body: (SyncEngine) async throws -> SyncReport) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", concurrency: concurrency,
                                            requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
-                                           logger: SinkHarness.quiet) { uploader in
+                                           time: .system, logger: SinkHarness.quiet) { uploader in
             try await body(SyncEngine(
                 store: fixture.store, uploader: uploader,
                 configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy, outagePolicy: outage,

@@ -22,7 +22,7 @@ struct SyncEngineTests {
     ) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", gzip: gzip, concurrency: concurrency,
                                            requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
-                                           logger: SinkHarness.quiet) { uploader in
+                                           time: .system, logger: SinkHarness.quiet) { uploader in
             let engine = SyncEngine(
                 store: fixture.store, uploader: uploader,
                 configuration: SyncConfiguration(concurrency: concurrency, maxInFlight: maxInFlight,

@@ -57,69 +57,8 @@ func addClients(_ names: [String], url: String) async throws -> [String: String]
     }
 }
 
-/// HTTP to a sink as one client (or none).
-struct SinkCaller: Sendable {
-    let port: Int
-    var token: String?
-
-    struct Reply: Sendable {
-        var status: Int
-        var headers: [String: String]
-        var body: [UInt8]
-        var text: String { String(decoding: body, as: UTF8.self) }
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]) ?? [:] }
-    }
-
-    func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, authorization: String? = nil,
-              timeout: TimeAmount = .seconds(60)) async throws -> Reply {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
-        request.method = method
-        if let body {
-            request.body = .bytes(ByteBuffer(bytes: body))
-            request.headers.add(name: "Content-Type", value: "application/json")
-        }
-        if let authorization {
-            request.headers.add(name: "Authorization", value: authorization)
-        } else if let token {
-            request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        }
-        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
-        let buffer = try await response.body.collect(upTo: 64 << 20)
-        var headers: [String: String] = [:]
-        for header in response.headers { headers[header.name.lowercased()] = header.value }
-        return Reply(status: Int(response.status.code), headers: headers, body: Array(buffer: buffer))
-    }
-
-    func post(_ samples: [HealthSample], timeout: TimeAmount = .seconds(60)) async throws -> Reply {
-        var body = Array(#"{"samples":["#.utf8)
-        for (i, sample) in samples.enumerated() {
-            if i > 0 { body.append(UInt8(ascii: ",")) }
-            WireEncoder.appendSampleObject(sample, to: &body)
-        }
-        body += Array("]}".utf8)
-        return try await send(.POST, "/samples", body: body, timeout: timeout)
-    }
-
-    /// Every uuid of `type` this client reads through `GET /samples` pages; throws on a uuid seen twice.
-    func storedUUIDs(type: SampleType = .stepCount) async throws -> Set<UUID> {
-        var uuids = Set<UUID>()
-        var cursor: String?
-        repeat {
-            let path = "/samples?type=\(type.rawValue)&limit=997" + (cursor.map { "&cursor=\($0)" } ?? "")
-            let page = try await send(.GET, path)
-            guard page.status == 200, let samples = page.json["samples"] as? [[String: Any]] else {
-                throw PostgresHarness.Failure("GET \(path) answered \(page.status): \(page.text.prefix(300))")
-            }
-            for sample in samples {
-                guard let uuid = (sample["uuid"] as? String).flatMap(UUID.init(uuidString:)),
-                      uuids.insert(uuid).inserted
-                else { throw PostgresHarness.Failure("a uuid missing or served twice: \(sample)") }
-            }
-            cursor = page.json["nextCursor"] as? String
-        } while cursor != nil
-        return uuids
-    }
-}
+/// The PostgreSQL suites' name for the one test client (``SinkClient`` in StepSyncTestSupport).
+typealias SinkCaller = SinkClient
 
 /// Runs the real sync engine over `fixture` against a sink as the client holding `token`.
 func sync(_ fixture: SyncFixture, port: Int, token: String?, concurrency: Int = 3,
@@ -127,7 +66,7 @@ func sync(_ fixture: SyncFixture, port: Int, token: String?, concurrency: Int = 
           progress: (SyncProgress) -> Void = { _ in }) async throws -> SyncReport {
     try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", token: token, concurrency: concurrency,
                                        requestTimeout: .patient, connectTimeout: .patient, probeTimeout: .patient,
-                                           logger: quietLogger) { uploader in
+                                           time: .system, logger: quietLogger) { uploader in
         let engine = SyncEngine(store: fixture.store, uploader: uploader,
                                 configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy),
                                 logger: quietLogger)

@@ -46,64 +46,8 @@ enum SinkBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A client talking to one running sink.
-struct SinkTestClient: Sendable {
-    let port: Int
-    var token: String?
-
-    struct Reply: Sendable {
-        var status: Int
-        var headers: [String: String]
-        var body: [UInt8]
-        var text: String { String(decoding: body, as: UTF8.self) }
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]) ?? [:] }
-        /// The `samples` of a page.
-        var samples: [[String: Any]] { json["samples"] as? [[String: Any]] ?? [] }
-        /// The uuids of a page's samples.
-        var uuids: [String] { samples.compactMap { $0["uuid"] as? String } }
-    }
-
-    func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, contentType: String? = "application/json",
-              headers extra: [(String, String)] = []) async throws -> Reply {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
-        request.method = method
-        if let body {
-            request.body = .bytes(ByteBuffer(bytes: body))
-            if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
-        }
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        for (name, value) in extra { request.headers.replaceOrAdd(name: name, value: value) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        let buffer = try await response.body.collect(upTo: 64 << 20)
-        var headers: [String: String] = [:]
-        for header in response.headers { headers[header.name.lowercased()] = header.value }
-        return Reply(status: Int(response.status.code), headers: headers, body: Array(buffer: buffer))
-    }
-
-    func post(_ samples: [WireSample]) async throws -> Reply {
-        try await send(.POST, "/steps", body: WireEncoder.encodeRequest(samples))
-    }
-
-    func post(samples: [HealthSample]) async throws -> Reply {
-        try await send(.POST, "/samples", body: samplesBody(samples))
-    }
-
-    /// Every page of `path` (`/steps` or `/samples?type=…`), following `nextCursor`.
-    func allPages(_ path: String, limit: Int = 1000) async throws -> [[String: Any]] {
-        var all: [[String: Any]] = []
-        var cursor: String?
-        var pages = 0
-        repeat {
-            let separator = path.contains("?") ? "&" : "?"
-            let page = try await send(.GET, path + separator + "limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? ""))
-            guard page.status == 200 else { throw TestFailure("GET \(path) answered \(page.status): \(page.text)") }
-            all += page.samples
-            cursor = page.json["nextCursor"] as? String
-            pages += 1
-        } while cursor != nil && pages < 10_000
-        return all
-    }
-}
+/// The sink suites' name for the one test client (``SinkClient`` in StepSyncTestSupport).
+typealias SinkTestClient = SinkClient
 
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
@@ -111,15 +55,7 @@ struct TestFailure: Error, CustomStringConvertible {
 }
 
 /// The `POST /samples` body of `samples`.
-func samplesBody(_ samples: [HealthSample]) -> [UInt8] {
-    var out = Array(#"{"samples":["#.utf8)
-    for (i, sample) in samples.enumerated() {
-        if i > 0 { out.append(UInt8(ascii: ",")) }
-        WireEncoder.appendSampleObject(sample, to: &out)
-    }
-    out += Array("]}".utf8)
-    return out
-}
+func samplesBody(_ samples: [HealthSample]) -> [UInt8] { SinkClient.samplesBody(samples) }
 
 /// Runs a sink on 127.0.0.1 port 0 over `backend`, storing in `<dir>/sink/steps.jsonl` (JSONL); `body` gets a
 /// client and that path.

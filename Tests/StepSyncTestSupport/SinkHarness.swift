@@ -34,22 +34,11 @@ public enum SinkHarness {
     /// Posts `samples` to `POST /samples` of the sink at `port` (with `token`, if any), `batch` a request; throws
     /// naming the answer when one is not 200.
     public static func post(_ samples: [HealthSample], port: Int, token: String?, batch: Int = 2_000) async throws {
+        let client = SinkClient(port: port, token: token)
         for start in stride(from: 0, to: samples.count, by: batch) {
-            var body = Array(#"{"samples":["#.utf8)
-            for (i, sample) in samples[start..<min(samples.count, start + batch)].enumerated() {
-                if i > 0 { body.append(UInt8(ascii: ",")) }
-                WireEncoder.appendSampleObject(sample, to: &body)
-            }
-            body += Array("]}".utf8)
-            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/samples")
-            request.method = .POST
-            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(body)
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-            let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
-            guard response.status.code == 200 else {
-                throw HarnessError(message: "POST /samples answered \(response.status): \(text.prefix(300))")
+            let reply = try await client.post(Array(samples[start..<min(samples.count, start + batch)]))
+            guard reply.status == 200 else {
+                throw HarnessError(message: "POST /samples answered \(reply.status): \(reply.text.prefix(300))")
             }
         }
     }
@@ -69,25 +58,13 @@ public enum SinkHarness {
     private static func storedUUIDs(port: Int, path: String) async throws -> (uuids: Set<UUID>, count: Int) {
         var uuids = Set<UUID>()
         var count = 0
-        var cursor: String?
-        repeat {
-            var url = "http://127.0.0.1:\(port)\(path)limit=1000"
-            if let cursor { url += "&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor)" }
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
-            let body = try await response.body.collect(upTo: 64 << 20)
-            guard response.status.code == 200,
-                  let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
-                  let samples = object["samples"] as? [[String: Any]]
-            else { throw HarnessError(message: "GET \(path) answered \(response.status): \(String(buffer: body))") }
-            for sample in samples {
-                guard let text = sample["uuid"] as? String, let uuid = UUID(uuidString: text) else {
-                    throw HarnessError(message: "a sample without a uuid: \(sample)")
-                }
-                uuids.insert(uuid)
-                count += 1
+        for sample in try await SinkClient(port: port).allPages(String(path.dropLast())) {
+            guard let text = sample["uuid"] as? String, let uuid = UUID(uuidString: text) else {
+                throw HarnessError(message: "a sample without a uuid: \(sample)")
             }
-            cursor = object["nextCursor"] as? String
-        } while cursor != nil
+            uuids.insert(uuid)
+            count += 1
+        }
         return (uuids, count)
     }
 

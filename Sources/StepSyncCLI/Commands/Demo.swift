@@ -127,7 +127,7 @@ extension StepSyncCommand {
                     if !quiet { print("3. serve     sink on http://127.0.0.1:\(port), appending to \(root) (fdatasync per group commit)") }
                     let cpuBefore = ProcessMemory.cpuSeconds()
                     let report = try await HTTPUploader.withUploader(
-                        server: "http://127.0.0.1:\(port)", concurrency: configuration.run.maxInFlight, logger: logger
+                        server: "http://127.0.0.1:\(port)", concurrency: configuration.run.maxInFlight, time: .system, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
                                                 logger: logger)

@@ -85,7 +85,7 @@ extension StepSyncCommand {
                 guard remote else { return }
                 do {
                     let deleted = try await HTTPUploader.withUploader(
-                        server: sink, token: token, caCertificateFile: caCertificateFile, logger: logger
+                        server: sink, token: token, caCertificateFile: caCertificateFile, time: .system, logger: logger
                     ) {
                         try await $0.emptySink()
                     }
@@ -102,7 +102,7 @@ extension StepSyncCommand {
                         print("  \(name): \(count)")
                     }
                 } catch {
-                    let reason = await HTTPUploader.explainWithCertificateDates(error, server: sink)
+                    let reason = await HTTPUploader.explainWithCertificateDates(error, server: sink, time: .system)
                     FileHandle.standardError.write(Data("""
                         stepsync reset: the ledger is cleared, but the sink at \(sink) may still hold samples: \(reason)
                         Run `stepsync reset --remote` again to empty it (or `stepsync layer` and `stepsync sync` to send \

@@ -160,7 +160,7 @@ extension StepSyncCommand {
                 return try await SignalHandlers.withStopOnSignals(stop) {
                     try await HTTPUploader.withUploader(
                         server: server, gzip: gzip, token: token, caCertificateFile: caCertificateFile,
-                        concurrency: configuration.run.maxInFlight, logger: logger
+                        concurrency: configuration.run.maxInFlight, time: .system, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
                                                 logger: logger)

@@ -14,6 +14,10 @@ public struct TimeSource: Sendable {
     public let sleep: @Sendable (Duration) async throws -> Void
     /// Starts a stopwatch on the monotonic clock: the function returned tells the time elapsed since this call.
     public let stopwatch: @Sendable () -> @Sendable () -> Duration
+    /// The monotonic clock's time as a `ContinuousClock.Instant`, for deadlines kept as values (a connection's, a
+    /// database call's): the real one for ``system``; for another clock an origin read once when the source is
+    /// made, advanced by the time that clock has moved since.
+    public let monotonicNow: @Sendable () -> ContinuousClock.Instant
 
     /// Time from `clock` (sleeps and stopwatches) and `nowMs` (the wall clock; the system's by default).
     public init<C: Clock>(_ clock: C, nowMs: @escaping @Sendable () -> Int64 = TimeSource.systemNowMs)
@@ -23,6 +27,12 @@ public struct TimeSource: Sendable {
         stopwatch = {
             let start = clock.now
             return { start.duration(to: clock.now) }
+        }
+        if C.self == ContinuousClock.self {
+            monotonicNow = { ContinuousClock.now }
+        } else {
+            let start = clock.now, origin = ContinuousClock.now
+            monotonicNow = { origin.advanced(by: start.duration(to: clock.now)) }
         }
     }
 

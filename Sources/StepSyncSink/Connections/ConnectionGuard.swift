@@ -19,6 +19,7 @@ final class ConnectionGuard: ChannelInboundHandler {
     }
 
     private let registry: ConnectionRegistry
+    private let time: TimeSource
     private let logger: Logger
     private var machine: ConnectionDeadlineMachine
     private var admission = Admission.pending
@@ -27,10 +28,12 @@ final class ConnectionGuard: ChannelInboundHandler {
     private var timer: Scheduled<Void>?
     private var timerDeadline: ContinuousClock.Instant?
 
-    init(limits: ConnectionLimits, registry: ConnectionRegistry, logger: Logger) {
+    /// A guard for one connection: `limits` its deadlines, read on `time`'s monotonic clock.
+    init(limits: ConnectionLimits, registry: ConnectionRegistry, time: TimeSource, logger: Logger) {
         self.registry = registry
+        self.time = time
         self.logger = logger
-        self.machine = ConnectionDeadlineMachine(limits: limits, openedAt: .now)
+        self.machine = ConnectionDeadlineMachine(limits: limits, openedAt: time.monotonicNow())
     }
 
     // MARK: - Channel events
@@ -60,17 +63,17 @@ final class ConnectionGuard: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // A refused connection's bytes never reach the HTTP handlers.
         guard case .admitted = admission else { return }
-        machine.bytesRead(at: .now)
+        machine.bytesRead(at: time.monotonicNow())
         update()
         context.fireChannelRead(data)
     }
 
     // MARK: - From RequestPartObserver
 
-    func headRead() { machine.headRead(at: .now); update() }
-    func requestEnded() { machine.requestEnded(at: .now); update() }
+    func headRead() { machine.headRead(at: time.monotonicNow()); update() }
+    func requestEnded() { machine.requestEnded(at: time.monotonicNow()); update() }
     func responseStarted() { machine.responseStarted() }
-    func responseEnded() { machine.responseEnded(at: .now); update() }
+    func responseEnded() { machine.responseEnded(at: time.monotonicNow()); update() }
 
     // MARK: - Admission and deadlines
 
@@ -87,7 +90,7 @@ final class ConnectionGuard: ChannelInboundHandler {
             update()
         case .refused:
             admission = .refused
-            if let refusals = registry.refusalsToReport() {
+            if let refusals = registry.refusalsToReport(now: time.monotonicNow()) {
                 logger.warning("Connection cap reached with every connection busy: answering 503", metadata: [
                     "sink.connections.cap": "\(registry.capacity)", "sink.connections.refused": "\(refusals)",
                 ])
@@ -116,7 +119,7 @@ final class ConnectionGuard: ChannelInboundHandler {
         guard let context else { return }
         cancelTimer()
         timerDeadline = deadline
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(deadline - .now)) { [self] in
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(deadline - time.monotonicNow())) { [self] in
             timerFired()
         }
     }
@@ -131,7 +134,7 @@ final class ConnectionGuard: ChannelInboundHandler {
         timer = nil
         timerDeadline = nil
         guard case .admitted = admission, let context else { return }
-        let now = ContinuousClock.now
+        let now = time.monotonicNow()
         switch machine.expiry(at: now) {
         case nil:
             if let deadline = machine.deadline { schedule(at: deadline) }

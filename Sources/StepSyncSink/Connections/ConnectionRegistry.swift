@@ -93,8 +93,9 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    /// The refusals since the last call that returned some, at most once every 10 s (to log without flooding).
-    func refusalsToReport(now: ContinuousClock.Instant = .now) -> Int? {
+    /// The refusals since the last call that returned some, at most once every 10 s of `now` (to log without
+    /// flooding).
+    func refusalsToReport(now: ContinuousClock.Instant) -> Int? {
         state.withLockedValue { state in
             guard state.refusals > 0, state.lastWarning.map({ now - $0 >= .seconds(10) }) ?? true else { return nil }
             defer { (state.refusals, state.lastWarning) = (0, now) }

@@ -3,6 +3,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOSSL
+import StepSyncCore
 import NIOHTTP1
 
 /// Hummingbird's HTTP/1 child channel with the sink's connection limits: a ``ConnectionGuard`` at the front of each
@@ -14,18 +15,20 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     let http1: HTTP1Channel
     let limits: ConnectionLimits
     let registry: ConnectionRegistry
+    let time: TimeSource
     let logger: Logger
 
     /// The server builder `buildSinkApplication` hands to `Application`.
-    static func builder(limits: ConnectionLimits, registry: ConnectionRegistry, logger: Logger) -> HTTPServerBuilder {
+    static func builder(limits: ConnectionLimits, registry: ConnectionRegistry, time: TimeSource,
+                        logger: Logger) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
             GuardedHTTP1Channel(http1: HTTP1Channel(responder: responder), limits: limits, registry: registry,
-                                logger: logger)
+                                time: time, logger: logger)
         }
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let connectionGuard = ConnectionGuard(limits: limits, registry: registry, logger: self.logger)
+        let connectionGuard = ConnectionGuard(limits: limits, registry: registry, time: time, logger: self.logger)
         do {
             // Behind TLS (serve --tls-cert) right after the TLS handler, so its 408 and 503 are encrypted too.
             let operations = channel.pipeline.syncOperations
