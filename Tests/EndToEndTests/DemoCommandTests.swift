@@ -1,6 +1,7 @@
 import Foundation
 import StepSyncCore
 import Testing
+import StepSyncTestSupport
 
 @Suite("stepsync demo")
 struct DemoCommandTests {

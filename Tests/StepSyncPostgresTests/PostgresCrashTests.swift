@@ -39,7 +39,7 @@ struct PostgresCrashTests {
             let url = try await server.createDatabase()
             let token = try #require(try await addClients(["anna"], url: url)["anna"])
             let port = try PostgresHarness.freePort()
-            let serve = try await StepSyncBinary.serve(url: url, port: port)
+            let serve = try await StepSyncProcess.serve(url: url, port: port)
             let caller = SinkCaller(port: port, token: token)
             // Warm (not before COPY: there the pool starts empty): connections, staging tables, the step type held.
             if moment != .beforeCopy {
@@ -134,7 +134,7 @@ struct PostgresCrashTests {
             let url = try await server.createDatabase()
             let token = try #require(try await addClients(["anna"], url: url)["anna"])
             let port = try PostgresHarness.freePort()
-            let serve = try await StepSyncBinary.serve(url: url, port: port)
+            let serve = try await StepSyncProcess.serve(url: url, port: port)
             let caller = SinkCaller(port: port, token: token)
             #expect(try await caller.post(stepSamples(10, first: 10_000)).status == 200)
             let holder = try server.startPsql("BEGIN; LOCK TABLE samples IN SHARE MODE; SELECT pg_sleep(600)", url: url)
@@ -175,11 +175,11 @@ struct PostgresCrashTests {
             let token = try #require(try await addClients(["anna"], url: url)["anna"])
             let fixture = try SyncFixture(intervals: 150, samplesPerInterval: 20)
             let port = try PostgresHarness.freePort()
-            let serve = try await StepSyncBinary.serve(url: url, port: port)
+            let serve = try await StepSyncProcess.serve(url: url, port: port)
             let arguments = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--token", token,
                              "--concurrency", "2", "--request-samples", "0", "--backoff-base", "0.02",
                              "--max-attempts", "50", "--give-up-after", "0", "--json"]
-            var started: StepSyncBinary?
+            var started: StepSyncProcess?
             var stops = 0
             var rowsAtStop: [Int] = []
             for round in 0..<3 {
@@ -195,9 +195,9 @@ struct PostgresCrashTests {
                         WHERE c.relname = 'samples' AND l.mode = 'ShareLock' AND l.granted
                         """, url: url) == "1\n"
                 }
-                let sync: StepSyncBinary
+                let sync: StepSyncProcess
                 if let started { sync = started; kill(sync.pid, SIGCONT) } else {
-                    sync = try StepSyncBinary(arguments)
+                    sync = try StepSyncProcess(arguments, killOnRelease: true)
                     started = sync
                 }
                 let held = try await waitUntil("an INSERT waiting on the lock", while: { sync.process.isRunning }) {
@@ -230,7 +230,7 @@ struct PostgresCrashTests {
             var report = sync.stdout
             var reruns = 0
             while status != 0, reruns < 3 {
-                let again = try await StepSyncBinary.run(arguments + ["--retry-failed"])
+                let again = try await StepSyncProcess.output(arguments + ["--retry-failed"])
                 (status, report) = (again.status, again.stdout)
                 reruns += 1
             }
@@ -260,7 +260,7 @@ struct PostgresCrashTests {
     }
 
     /// How many requests the sink process has answered 503 (its "Request" log lines on stderr).
-    static func refusals(_ serve: StepSyncBinary) -> Int {
+    static func refusals(_ serve: StepSyncProcess) -> Int {
         serve.stderr.components(separatedBy: "http.status=503").count - 1
     }
 }

@@ -14,20 +14,20 @@ struct PostgresProcessTests {
     @Test("clients add prints the token as its last line; list shows names, created, last seen and counts; revoke refuses the token")
     func clientsCommand() async throws {
         try await PostgresHarness.withDatabase { url in
-            let add = try await StepSyncBinary.run(["clients", "add", "anna", "--database", url])
+            let add = try await StepSyncProcess.output(["clients", "add", "anna", "--database", url])
             #expect(add.status == 0, "\(add.stderr)")
             let token = try #require(add.stdout.split(separator: "\n").last.map(String.init))
             #expect(token.count == 46 && token.hasPrefix("ss_") && add.stdout == token + "\n")
             #expect(add.stderr.contains("shown only this once"))
             #expect(!add.stderr.contains(token))
 
-            let again = try await StepSyncBinary.run(["clients", "add", "anna", "--database", url])
+            let again = try await StepSyncProcess.output(["clients", "add", "anna", "--database", url])
             #expect(again.status == 1 && again.stderr.contains("a client named anna already exists"))
-            let spaced = try await StepSyncBinary.run(["clients", "add", "anna smith", "--database", url])
+            let spaced = try await StepSyncProcess.output(["clients", "add", "anna smith", "--database", url])
             #expect(spaced.status == 1 && spaced.stderr.contains("client name holds U+20"))
-            let missing = try await StepSyncBinary.run(["clients", "list"])
+            let missing = try await StepSyncProcess.output(["clients", "list"])
             #expect(missing.status == 64 && missing.stderr.contains("--database"))
-            #expect(try await StepSyncBinary.run(["clients", "add", "ben", "--database", url]).status == 0)
+            #expect(try await StepSyncProcess.output(["clients", "add", "ben", "--database", url]).status == 0)
 
             try await withPostgresSink(url: url) { port in
                 let reply = try await SinkCaller(port: port, token: token).post(
@@ -37,7 +37,7 @@ struct PostgresProcessTests {
                     })
                 #expect(reply.status == 200 && reply.json["inserted"] as? Int == 3)
             }
-            let list = try await StepSyncBinary.run(["clients", "list", "--database", url, "--json"])
+            let list = try await StepSyncProcess.output(["clients", "list", "--database", url, "--json"])
             #expect(list.status == 0, "\(list.stderr)")
             let clients = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])["clients"] as? [[String: Any]]
             #expect(clients?.map { $0["name"] as? String } == ["anna", "ben"])
@@ -47,15 +47,15 @@ struct PostgresProcessTests {
             #expect((clients?.first?["created"] as? String).flatMap(ISO8601Millis.parse) != nil)
             #expect(!list.stdout.contains(token))
 
-            let revoke = try await StepSyncBinary.run(["clients", "revoke", "anna", "--database", url])
+            let revoke = try await StepSyncProcess.output(["clients", "revoke", "anna", "--database", url])
             #expect(revoke.status == 0 && revoke.stdout.contains("Client anna revoked"))
-            let unknown = try await StepSyncBinary.run(["clients", "revoke", "zoe", "--database", url])
+            let unknown = try await StepSyncProcess.output(["clients", "revoke", "zoe", "--database", url])
             #expect(unknown.status == 1 && unknown.stderr.contains("no client named zoe"))
-            let table = try await StepSyncBinary.run(["clients", "list", "--database", url])
+            let table = try await StepSyncProcess.output(["clients", "list", "--database", url])
             let annaLine = table.stdout.split(separator: "\n").first { $0.hasPrefix("anna") }
             #expect(annaLine?.contains("revoked") == true && annaLine?.hasSuffix(" 3") == true, "\(table.stdout)")
             // Human output in --tz (UTC+05:30, so no UTC time could pass for it), naming the zone; --json stays UTC.
-            let zoned = try await StepSyncBinary.run(["clients", "list", "--database", url, "--tz", "Asia/Kolkata"])
+            let zoned = try await StepSyncProcess.output(["clients", "list", "--database", url, "--tz", "Asia/Kolkata"])
             let lines = zoned.stdout.split(separator: "\n").map(String.init)
             #expect(lines.first?.contains("created (Asia/Kolkata)") == true
                     && lines.first?.contains("last seen (Asia/Kolkata)") == true, "\(zoned.stdout)")
@@ -78,15 +78,15 @@ struct PostgresProcessTests {
         let closed = try ClosedPort()
         defer { closed.release() }
         let port = closed.port
-        let down = try await StepSyncBinary.run(["serve", "--port", "0", "--database",
+        let down = try await StepSyncProcess.output(["serve", "--port", "0", "--database",
                                                   "postgresql://anna:hunter2@127.0.0.1:\(port)/health?sslmode=disable"])
         #expect(down.status == 1 && down.stderr.contains("error: cannot reach the PostgreSQL database health at 127.0.0.1:\(port): the database is unavailable"),
                 "\(down.stderr)")
         #expect(!down.stdout.contains("listening") && !down.stderr.contains("hunter2"))
-        let malformed = try await StepSyncBinary.run(["clients", "list", "--database", "mysql://anna:hunter2@db/x"])
+        let malformed = try await StepSyncProcess.output(["clients", "list", "--database", "mysql://anna:hunter2@db/x"])
         #expect(malformed.status == 64 && malformed.stderr.contains("must start with postgresql://"))
         #expect(!malformed.stderr.contains("hunter2"))
-        let both = try await StepSyncBinary.run(["serve", "--database", "postgresql://anna@db/x", "--token", "t"])
+        let both = try await StepSyncProcess.output(["serve", "--database", "postgresql://anna@db/x", "--token", "t"])
         #expect(both.status == 64 && both.stderr.contains("each client has its own token"))
     }
 
@@ -96,13 +96,13 @@ struct PostgresProcessTests {
             let token = try #require(try await addClients(["anna"], url: url)["anna"])
             let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 25)
             let port = try PostgresHarness.freePort()
-            let serve = try await StepSyncBinary.serve(url: url, port: port, urlFromEnvironment: true)
+            let serve = try await StepSyncProcess.serve(url: url, port: port, urlFromEnvironment: true)
             let arguments = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)",
                              "--backoff-base", "0.01", "--json"]
             let server = try await PostgresHarness.sharedServer()
 
             // A leading "-" on purpose: --token takes it as the value (CI once drew such a random token and got exit 64).
-            let wrong = try await StepSyncBinary.run(arguments + ["--token", "-" + ClientToken.random().text],
+            let wrong = try await StepSyncProcess.output(arguments + ["--token", "-" + ClientToken.random().text],
                                                      environment: ["STEPSYNC_TOKEN": ""])
             #expect(wrong.status == 1, "\(wrong.stderr)")
             let refused = try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as? [String: Any]
@@ -112,7 +112,7 @@ struct PostgresProcessTests {
             #expect((refused?["gaveUp"] as? String)?.contains("refuses this client (HTTP 401") == true, "\(wrong.stdout)")
             #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "0\n")
 
-            let right = try await StepSyncBinary.run(arguments + ["--retry-failed"], environment: ["STEPSYNC_TOKEN": token])
+            let right = try await StepSyncProcess.output(arguments + ["--retry-failed"], environment: ["STEPSYNC_TOKEN": token])
             #expect(right.status == 0, "\(right.stderr)")
             let report = try JSONSerialization.jsonObject(with: Data(right.stdout.utf8)) as? [String: Any]
             #expect(report?["synced"] as? Int == 6 && report?["inserted"] as? Int == 150, "\(right.stdout)")
@@ -120,7 +120,7 @@ struct PostgresProcessTests {
             #expect(try await server.psql("SELECT count(*) FROM samples", url: url) == "150\n")
 
             // Issue 23: reset --remote empties every type this client holds at the PostgreSQL sink, counted per type.
-            let reset = try await StepSyncBinary.run(
+            let reset = try await StepSyncProcess.output(
                 ["reset", "--data-dir", fixture.path, "--remote", "--server", "http://127.0.0.1:\(port)", "--yes"],
                 environment: ["STEPSYNC_TOKEN": token])
             #expect(reset.status == 0, "\(reset.stderr)")
@@ -140,12 +140,12 @@ struct PostgresProcessTests {
             // machine with a slow `psql` poll (with 3,000 it once did, in a clean-clone run).
             let fixture = try SyncFixture(intervals: 400, samplesPerInterval: 20)
             let port = try PostgresHarness.freePort()
-            var serve = try await StepSyncBinary.serve(url: url, port: port)
+            var serve = try await StepSyncProcess.serve(url: url, port: port)
             let first = serve
             let arguments = ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--token", token,
                              "--concurrency", "2", "--request-samples", "0", "--backoff-base", "0.01",
                              "--max-attempts", "6", "--json"]
-            let sync = try StepSyncBinary(arguments)
+            let sync = try StepSyncProcess(arguments, killOnRelease: true)
             var kills = 0
             var rowsAtKill: [Int] = []
             for _ in 0..<3 {
@@ -163,7 +163,7 @@ struct PostgresProcessTests {
                 rowsAtKill.append(try await Self.rows(server, url))
                 kill(serve.pid, SIGKILL)
                 _ = try await serve.wait()
-                serve = try await StepSyncBinary.serve(url: url, port: port)
+                serve = try await StepSyncProcess.serve(url: url, port: port)
                 kill(sync.pid, SIGCONT)
             }
             var status = try await sync.wait(timeout: .seconds(300))
@@ -171,7 +171,7 @@ struct PostgresProcessTests {
             var reruns = 0
             // A request cut by a kill counts as one failed attempt; a rerun picks up what was left failed.
             while status != 0, reruns < 3 {
-                let again = try await StepSyncBinary.run(arguments + ["--retry-failed"])
+                let again = try await StepSyncProcess.output(arguments + ["--retry-failed"])
                 (status, report) = (again.status, again.stdout)
                 reruns += 1
             }
@@ -196,10 +196,10 @@ struct PostgresProcessTests {
             let log = StatusLog()
             // A short lease timeout: while the database is down, requests are answered 503 after 2 s rather than queued.
             try await withPostgresSink(url: url, logger: log.logger, leaseTimeout: .seconds(2)) { port in
-                let sync = try StepSyncBinary([
+                let sync = try StepSyncProcess([
                     "sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--token", token,
                     "--concurrency", "2", "--request-samples", "0", "--backoff-base", "0.02", "--max-attempts", "50",
-                    "--give-up-after", "0", "--json"])
+                    "--give-up-after", "0", "--json"], killOnRelease: true)
                 // Mid-sync: once something is committed, stop the sync (SIGSTOP) while the database goes down, so
                 // that it cannot finish meanwhile, then let it run into the outage.
                 _ = try await waitUntil("the sync's first committed row", while: { sync.process.isRunning }) {

@@ -151,14 +151,14 @@ struct PostgresTenantTests {
     @Test("serve --max-types: out of 1…10000 refused before anything runs, naming the option and the range; in range, the binary's limit answers 400 too_many_types")
     func maxTypesOption() async throws {
         for value in ["0", "10001"] {
-            let refused = try await StepSyncBinary.run(["serve", "--port", "0", "--max-types", value])
+            let refused = try await StepSyncProcess.output(["serve", "--port", "0", "--max-types", value])
             #expect(refused.status == 64 && refused.stderr.contains("--max-types must be 1…10000"), "\(refused.stderr)")
             #expect(!refused.stdout.contains("listening"))
         }
         try await PostgresHarness.withDatabase { url in
             let token = try #require(try await addClients(["anna"], url: url)["anna"])
             let port = try PostgresHarness.freePort()
-            let serve = try await StepSyncBinary.serve(url: url, port: port, options: ["--max-types", "2"])
+            let serve = try await StepSyncProcess.serve(url: url, port: port, options: ["--max-types", "2"])
             let caller = SinkCaller(port: port, token: token)
             let three = (0..<3).flatMap { stepSamples(2, first: $0 * 10, type: SampleType("HKQuantityTypeIdentifierTest\($0)")) }
             let reply = try await caller.post(three)

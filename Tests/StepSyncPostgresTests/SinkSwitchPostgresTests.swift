@@ -24,9 +24,9 @@ struct SinkSwitchPostgresTests {
                 let tokenB = try #require(try await addClients(["anna"], url: urlB)["anna"])
                 let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 25)
                 let portA = try PostgresHarness.freePort()
-                let serveA = try await StepSyncBinary.serve(url: urlA, port: portA)
+                let serveA = try await StepSyncProcess.serve(url: urlA, port: portA)
                 let portB = try PostgresHarness.freePort()
-                let serveB = try await StepSyncBinary.serve(url: urlB, port: portB)
+                let serveB = try await StepSyncProcess.serve(url: urlB, port: portB)
                 defer {
                     kill(serveA.pid, SIGKILL)
                     kill(serveB.pid, SIGKILL)
@@ -35,7 +35,7 @@ struct SinkSwitchPostgresTests {
                 let base = ["sync", "--data-dir", fixture.path, "--backoff-base", "0.01", "--give-up-after", "5", "--json"]
                 let count = "SELECT count(*) FROM samples"
 
-                let first = try await StepSyncBinary.run(base + ["--server", a, "--token", tokenA])
+                let first = try await StepSyncProcess.output(base + ["--server", a, "--token", tokenA])
                 #expect(first.status == 0, "\(first.stderr)")
                 #expect(Self.report(first)["inserted"] as? Int == 150)
                 let idA = try await server.psql("SELECT id FROM sink_identity", url: urlA)
@@ -45,7 +45,7 @@ struct SinkSwitchPostgresTests {
                 #expect(UUID(uuidString: idA) != nil && idA != idB)
 
                 // Another sink: nothing pending, yet the run stops before sending, naming both sinks and --resend.
-                let other = try await StepSyncBinary.run(base + ["--server", b, "--token", tokenB])
+                let other = try await StepSyncProcess.output(base + ["--server", b, "--token", tokenB])
                 #expect(other.status == 1, "\(other.stdout)")
                 let stopped = try #require(Self.report(other)["gaveUp"] as? String)
                 #expect(stopped.contains("sink \(idA) at \(a)") && stopped.contains("\(b) is sink \(idB)")
@@ -53,28 +53,28 @@ struct SinkSwitchPostgresTests {
                 #expect(try await server.psql(count, url: urlB) == "0\n")
 
                 // Another client of the same sink: stopped too; ben holds nothing.
-                let ben = try await StepSyncBinary.run(base + ["--server", a, "--token", tokenBen])
+                let ben = try await StepSyncProcess.output(base + ["--server", a, "--token", tokenBen])
                 #expect(ben.status == 1)
                 #expect((Self.report(ben)["gaveUp"] as? String)?.contains("another token") == true, "\(ben.stdout)")
                 // A token the sink refuses, with nothing pending: checked all the same.
-                let wrong = try await StepSyncBinary.run(base + ["--server", a, "--token", "ss_not-a-token"])
+                let wrong = try await StepSyncProcess.output(base + ["--server", a, "--token", "ss_not-a-token"])
                 #expect(wrong.status == 1)
                 #expect((Self.report(wrong)["gaveUp"] as? String)?.contains("refuses this client (HTTP 401") == true,
                         "\(wrong.stdout)")
                 // The right sink and token: nothing to send, exit 0, and the sink still the store's.
-                let same = try await StepSyncBinary.run(base + ["--server", a, "--token", tokenA])
+                let same = try await StepSyncProcess.output(base + ["--server", a, "--token", tokenA])
                 #expect(same.status == 0 && Self.report(same)["samples"] as? Int == 0, "\(same.stderr)")
                 #expect(try fixture.store.lastSyncTarget()?.sink == idA)
 
                 // --resend: everything to B, which then holds exactly the store's samples.
-                let resent = try await StepSyncBinary.run(base + ["--server", b, "--token", tokenB, "--resend"])
+                let resent = try await StepSyncProcess.output(base + ["--server", b, "--token", tokenB, "--resend"])
                 #expect(resent.status == 0, "\(resent.stderr)")
                 #expect(Self.report(resent)["inserted"] as? Int == 150 && Self.report(resent)["synced"] as? Int == 6)
                 #expect(try await SinkCaller(port: portB, token: tokenB).storedUUIDs() == fixture.storeUUIDs)
                 #expect(try fixture.store.lastSyncTarget()?.sink == idB)
 
                 // reset --remote with no --server empties the store's last sink (B), not A, nor the default address.
-                let reset = try await StepSyncBinary.run(["reset", "--remote", "--yes", "--data-dir", fixture.path,
+                let reset = try await StepSyncProcess.output(["reset", "--remote", "--yes", "--data-dir", fixture.path,
                                                           "--token", tokenB])
                 #expect(reset.status == 0, "\(reset.stderr)")
                 #expect(reset.stdout.contains("deleted 150 samples"), "\(reset.stdout)")
