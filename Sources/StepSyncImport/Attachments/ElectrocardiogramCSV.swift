@@ -28,30 +28,19 @@ import StepSyncCore
 /// (`"Watch6,2"`, with `""` for a quote); blank lines occur anywhere in the header; files may start with a byte-order
 /// mark and use CRLF. The header ends at the first line that is a number. `Name` and `Date of Birth` are personal and
 /// are not kept.
+@dynamicMemberLookup
 public struct ElectrocardiogramCSV: Hashable, Sendable {
-    /// The recording's start, UTC milliseconds.
-    public var recordedMs: Int64
-    /// The offset from UTC written with the recorded date, seconds.
-    public var utcOffsetSeconds: Int32
-    /// The classification as written (`Sinus Rhythm`, `Sinusrhythmus`, `Atrial Fibrillation`, `Inconclusive`…).
-    public var classification: String?
-    /// The symptoms as written (often empty).
-    public var symptoms: String?
-    /// The ECG app's version.
-    public var softwareVersion: String?
-    /// The watch model (`Watch6,2`).
-    public var device: String?
-    /// Samples per second (`512 hertz` → 512).
-    public var sampleRateHz: Double
-    /// The lead (`Lead I`).
-    public var lead: String?
-    /// The voltages' unit as written (`µV`).
-    public var unit: String?
+    /// What the file's header says (the one declaration of those fields, stored with every part): start, UTC offset,
+    /// classification, symptoms, software version, device, rate, lead, unit; its `voltageCount` is the voltages'.
+    public var header: ElectrocardiogramHeader
     /// The voltages, in file order.
     public var microvolts: [Double]
 
+    /// A field of ``header`` (`ecg.recordedMs`, `ecg.sampleRateHz`, …).
+    public subscript<T>(dynamicMember field: KeyPath<ElectrocardiogramHeader, T>) -> T { header[keyPath: field] }
+
     /// The recording's length implied by its samples and rate, milliseconds.
-    public var durationMs: Int64 { Int64((Double(microvolts.count) / sampleRateHz * 1000).rounded()) }
+    public var durationMs: Int64 { Int64((Double(microvolts.count) / header.sampleRateHz * 1000).rounded()) }
 
     /// The most bytes an ECG file may have (a 30 s recording is about 120 KB).
     public static let maxBytes = 16 << 20
@@ -108,10 +97,11 @@ public struct ElectrocardiogramCSV: Hashable, Sendable {
         }
         guard !microvolts.isEmpty else { throw .init(line: nil, problem: "holds no voltages") }
         func optional(_ key: String) -> String? { header[key].flatMap { $0.isEmpty ? nil : $0 } }
-        return ElectrocardiogramCSV(
+        return ElectrocardiogramCSV(header: ElectrocardiogramHeader(
             recordedMs: date.ms, utcOffsetSeconds: offset, classification: optional("classification"),
             symptoms: optional("symptoms"), softwareVersion: optional("software version"), device: optional("device"),
-            sampleRateHz: rate, lead: optional("lead"), unit: optional("unit"), microvolts: microvolts)
+            sampleRateHz: rate, lead: optional("lead"), unit: optional("unit"), voltageCount: microvolts.count),
+                                    microvolts: microvolts)
     }
 
     /// A voltage line: a decimal number with `.` or `,` as separator, optionally quoted; `nil` for anything else.

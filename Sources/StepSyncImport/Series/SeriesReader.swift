@@ -120,11 +120,7 @@ struct SeriesReader {
         } catch {
             return try skipElectrocardiogram(file, problem: error.description, line: error.line ?? 0, parser: &parser)
         }
-        let header = ElectrocardiogramHeader(
-            recordedMs: csv.recordedMs, utcOffsetSeconds: csv.utcOffsetSeconds, classification: csv.classification,
-            symptoms: csv.symptoms, softwareVersion: csv.softwareVersion, device: csv.device,
-            sampleRateHz: csv.sampleRateHz, lead: csv.lead, unit: csv.unit, voltageCount: csv.microvolts.count)
-        let samples = ElectrocardiogramPart.split(csv.microvolts, header: header).map {
+        let samples = ElectrocardiogramPart.split(csv.microvolts, header: csv.header).map {
             $0.sample(sourceName: Self.electrocardiogramSource.name, sourceBundleId: Self.electrocardiogramSource.bundleId)
         }
         for sample in samples {
