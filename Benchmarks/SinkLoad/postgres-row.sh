@@ -14,7 +14,8 @@
 # Runs as root (initdb and the server as the `postgres` user), PostgreSQL 15 from /usr/lib/postgresql/15/bin (or
 # $PG_BIN), a throwaway cluster in WORKDIR/cluster on $PG_PORT (55433) and the sink on $SINK_PORT (18090). The bodies
 # are written once into WORKDIR/bodies. Runs alternate 3 and 30 posters; the binary can be any build of the sink
-# (the migrations run at `serve`); $SERVE_ARGS is added to `serve` (e.g. "--database-ingest insert").
+# (the migrations run at `serve`); $SERVE_ARGS is added to `serve` (e.g. "--database-ingest insert"); $SETUP_SQL runs
+# on each sink's database once `serve` has migrated it (e.g. "DROP INDEX samples_steps_covering", to weigh an index).
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 STEPSYNC WORKDIR [ROUNDS]" >&2; exit 2; }
 S=$(realpath "$1"); mkdir -p "$2"; W=$(realpath "$2"); ROUNDS=${3:-2}
@@ -43,6 +44,7 @@ sink_run() {  # posters round
   # post.py stops at the first answer that is not 200.
   "$S" serve --port $SP_PORT --database "$url" --database-timeout 60 ${SERVE_ARGS:-} >"$W/serve-$db.log" 2>&1 & sp=$!
   until curl -s -o /dev/null http://127.0.0.1:$SP_PORT/health; do sleep 0.1; done
+  [ -z "${SETUP_SQL:-}" ] || $PSQL -d $db -c "$SETUP_SQL"
   pgsnap >"$W/snap"; local s0; s0=$(ticks $sp)
   rate=$(SINKLOAD_TOKEN=$token python3 "$HERE/post.py" http://127.0.0.1:$SP_PORT "$W/bodies" $1 \
     | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%d %.3f %.2f" % (d["samplesPerSecond"], d["seconds"], d["clientCPUSeconds"]))' \

@@ -16,12 +16,19 @@ extension PostgresSampleStorage {
 
     /// The key (``SampleTypeKey``) of every type of a batch. A batch is usually one run of one type: the name is
     /// hashed once per run of a type, not once per sample.
-    static func typeKeys(_ samples: [HealthSample]) -> [String: Int64] {
+    ///
+    /// - Throws: ``SampleStorageError`` (400 `invalid_type`) for a name sharing the step count's key
+    ///   (``SampleTypeKey/refusal(name:key:)``); nothing of the batch is stored.
+    static func typeKeys(_ samples: [HealthSample]) throws -> [String: Int64] {
         var keys: [String: Int64] = [:]
         var last: String?
         for sample in samples where sample.type.rawValue != last {
             last = sample.type.rawValue
-            if keys[sample.type.rawValue] == nil { keys[sample.type.rawValue] = SampleTypeKey.of(sample.type) }
+            if keys[sample.type.rawValue] == nil {
+                let key = SampleTypeKey.of(sample.type)
+                if let refusal = SampleTypeKey.refusal(name: sample.type.rawValue, key: key) { throw refusal }
+                keys[sample.type.rawValue] = key
+            }
         }
         return keys
     }
@@ -119,7 +126,7 @@ extension PostgresSampleStorage {
     /// batches still take the primary key's locks in one order: a second batch overlapping an uncommitted first waits
     /// for its COMMIT, then meets 23505 and takes the staging path. The unique key is what refuses a duplicate.
     private func insertByCopy(_ samples: [HealthSample], client: Int64, direct: Bool) async throws -> Int {
-        let keys = Self.typeKeys(samples)
+        let keys = try Self.typeKeys(samples)
         let types = Array(keys.keys)
         let sorted = Self.sortedByUUID(samples)
         // One budget for the call: a direct COPY that waited on an overlapping batch, then met its uuids, leaves the
@@ -222,7 +229,7 @@ extension PostgresSampleStorage {
     private func insertByValues(_ samples: [HealthSample], client: Int64) async throws -> Int {
         let logger = self.logger
         let sorted = Self.sortedByUUID(samples)
-        let keys = Self.typeKeys(samples)
+        let keys = try Self.typeKeys(samples)
         let types = Array(keys.keys)
         return try await transaction { connection in
             try await self.checkTypeLimit(types, client: client, on: connection)

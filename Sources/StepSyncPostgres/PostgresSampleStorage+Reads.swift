@@ -168,41 +168,61 @@ extension PostgresSampleStorage {
     ///
     /// A sample overlapping the range may start before it, by at most the longest duration of the client's step
     /// samples: one hour, or the longest sample over an hour, read from the partial index `samples_long_duration`
-    /// (migration 2) in the same statement. The rows are then one range of the `(client_id, type_key, start_at)`
-    /// index, `[lower − look-back, upper)`, rather than every step sample before `upper`. The look-back is clamped
+    /// (migration 2) in the same statement. The rows are then one range of the paging index, `[lower − look-back,
+    /// upper)`, rather than every step sample before `upper`: an index-only scan once autovacuum has marked the pages
+    /// visible, since the index includes the columns read (migration 5; a heap fetch a row before). So the statement
+    /// selects by the type's key alone, not by its name (not in the index): no stored row of another type has the
+    /// step count's key (the sink refuses such a name, ``SampleTypeKey/refusal(name:key:)``, and migration 5 checked
+    /// the rows before it). The look-back is clamped
     /// so that `lower − look-back` stays at or after 0001-01-01 (no sample starts earlier; PostgreSQL would refuse
     /// an out-of-range timestamp).
     ///
     /// The range is read in statements of `chunk` rows in the index's start order (no sort in the database), each
     /// within its own database deadline and decoded after it (issue 31: the sink's decoding never counts against a
     /// deadline, and a decade is never one statement's wait). The next statement starts at the last start read,
-    /// leaving out the uuids already read there; each chunk's spans are put in start order by the sink (they come
-    /// nearly so: a linear pass).
+    /// leaving out the uuids already read there — found by a quick pass over the packed bytes
+    /// (``StepSpanChunk/scan(_:)``), so that the next statement runs in the database while this chunk is decoded
+    /// (at most two chunks in memory, one statement at a time). Each chunk's spans are put in start order by the
+    /// sink (they come nearly so: a linear pass).
     func stepSpans(client: Int64, overlapping range: Range<Int64>,
                    chunk: Int = stepSpanChunk) async throws -> [StepSpan] {
         var spans: [StepSpan] = []
         var after: (startMs: Int64, uuids: [UUID])?
-        while true {
-            let rows = try await rows(of: Self.stepSpansQuery(client: client, overlapping: range, after: after,
-                                                              limit: chunk))
-            guard let row = rows.first else { return spans }
+        var packed = try await packedStepSpans(client: client, overlapping: range, after: nil, limit: chunk)
+        while let current = packed {
+            let read = try StepSpanChunk.scan(current)
+            var more = false
+            if read.count == chunk, let last = read.lastStartMs {
+                // Rows at the last start may continue in the next statement: it leaves out those read (all of them,
+                // when a whole chunk shared that start).
+                if let previous = after, previous.startMs == last {
+                    after = (last, previous.uuids + read.uuidsAtLastStart)
+                } else {
+                    after = (last, read.uuidsAtLastStart)
+                }
+                more = true
+            }
+            let next = after
+            async let following = more
+                ? packedStepSpans(client: client, overlapping: range, after: next, limit: chunk) : nil
             let first = spans.count
-            let read: StepSpanChunk.Read
-            do {
-                let packed = try row.decode(ByteBuffer?.self)
-                read = try StepSpanChunk.decode(packed ?? ByteBuffer(), into: &spans)
-            } catch let error as PostgresDecodingError {
-                throw PostgresStorageError.query("a stored step row did not decode (column \(error.columnName))")
-            }
+            try StepSpanChunk.decode(current, into: &spans)
             spans[first...].sort { $0.startMs < $1.startMs }
-            guard read.count == chunk, let last = read.lastStartMs else { return spans }
-            // Rows at the last start may continue in the next statement: it leaves out those read (all of them, when
-            // a whole chunk shared that start).
-            if let previous = after, previous.startMs == last {
-                after = (last, previous.uuids + read.uuidsAtLastStart)
-            } else {
-                after = (last, read.uuidsAtLastStart)
-            }
+            packed = try await following
+        }
+        return spans
+    }
+
+    /// One statement of ``stepSpans(client:overlapping:chunk:)``: its packed spans, or nil when it read none.
+    private func packedStepSpans(client: Int64, overlapping range: Range<Int64>,
+                                 after: (startMs: Int64, uuids: [UUID])?, limit: Int) async throws -> ByteBuffer? {
+        let rows = try await rows(of: Self.stepSpansQuery(client: client, overlapping: range, after: after,
+                                                          limit: limit))
+        guard let row = rows.first else { return nil }
+        do {
+            return try row.decode(ByteBuffer?.self)
+        } catch let error as PostgresDecodingError {
+            throw PostgresStorageError.query("a stored step row did not decode (column \(error.columnName))")
         }
     }
 
@@ -226,7 +246,7 @@ extension PostgresSampleStorage {
                               ''::bytea)
             FROM (
                 SELECT start_at, end_at, value, device_name, uuid FROM samples
-                WHERE client_id = \(client) AND type_key = \(key) AND type = \(steps) AND start_at < \(upper)
+                WHERE client_id = \(client) AND type_key = \(key) AND start_at < \(upper)
                   AND start_at >= \(lower) - least(
                         greatest(interval '1 hour',
                                  (SELECT max(end_at - start_at) FROM samples

@@ -1,5 +1,6 @@
 import Crypto
 import StepSyncCore
+import StepSyncStorage
 
 /// The 64-bit key of a sample type in schema v3's indexes (`samples.type_key`, migration 3): the first eight bytes of
 /// the MD5 of the type's name (UTF-8), big-endian, as a signed integer — the value of the database's own
@@ -23,6 +24,20 @@ enum SampleTypeKey {
         var bits: UInt64 = 0
         for byte in digest.prefix(8) { bits = bits << 8 | UInt64(byte) }
         return Int64(bitPattern: bits)
+    }
+
+    /// The step count's key: the daily totals select step samples by it alone (migration 5).
+    static let stepCount = of(SampleType.stepCount)
+
+    /// The refusal of a type name whose key is the step count's (`key` is the name's), or nil. Such a name would
+    /// take ≈ 2⁶⁴ MD5s to make, and its samples would only count in their own client's step totals; it is refused
+    /// anyway, so that every row keyed as steps is a step sample.
+    static func refusal(name: String, key: Int64) -> SampleStorageError? {
+        guard key == stepCount, name != SampleType.stepCount.rawValue else { return nil }
+        return .invalidType("""
+            sample type "\(name.prefix(64))" has the same 64-bit type key as \(SampleType.stepCount.rawValue); \
+            this sink cannot store it beside step counts; nothing of the request was stored
+            """)
     }
 
 }

@@ -28,27 +28,46 @@ enum StepSpanChunk {
         var uuidsAtLastStart: [UUID]
     }
 
+    /// How many spans `packed` holds, its latest start and the uuids starting then: one pass reading three fields
+    /// a span (the keyset of the next statement, known before the chunk is decoded).
+    ///
+    /// - Throws: ``PostgresStorageError/query(_:)`` as ``decode(_:into:)``.
+    static func scan(_ packed: ByteBuffer) throws -> Read {
+        try packed.withUnsafeReadableBytes { raw in
+            var read = Read(count: 0, lastStartMs: nil, uuidsAtLastStart: [])
+            var offset = 0
+            while offset < raw.count {
+                let (_, next) = try nameLength(raw, at: offset)
+                let start = milliseconds(raw, at: offset)
+                read.count += 1
+                if read.lastStartMs.map({ start > $0 }) ?? true {
+                    read.lastStartMs = start
+                    read.uuidsAtLastStart.removeAll(keepingCapacity: true)
+                }
+                if start == read.lastStartMs { read.uuidsAtLastStart.append(uuid(raw, at: offset + 24)) }
+                offset = next
+            }
+            return read
+        }
+    }
+
     /// Appends the spans packed in `packed` to `spans`, in the order packed.
     ///
     /// - Throws: ``PostgresStorageError/query(_:)`` when the bytes end inside a span or a name's length is out of
     ///   range (the database answered, but not what this statement asks for).
-    static func decode(_ packed: ByteBuffer, into spans: inout [StepSpan]) throws -> Read {
+    static func decode(_ packed: ByteBuffer, into spans: inout [StepSpan]) throws {
         try packed.withUnsafeReadableBytes { raw in
-            var read = Read(count: 0, lastStartMs: nil, uuidsAtLastStart: [])
             var names: [(bytes: [UInt8], name: String)] = []
             var offset = 0
             while offset < raw.count {
-                guard raw.count - offset >= fixedWidth else { throw truncated(raw.count) }
+                let (length, next) = try nameLength(raw, at: offset)
                 let start = milliseconds(raw, at: offset)
                 let end = milliseconds(raw, at: offset + 8)
                 let value = Double(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: offset + 16,
                                                                                    as: UInt64.self)))
-                let length = Int(Int32(bigEndian: raw.loadUnaligned(fromByteOffset: offset + 40, as: Int32.self)))
-                let nameAt = offset + fixedWidth
                 var device: String?
                 if length >= 0 {
-                    guard length <= raw.count - nameAt else { throw truncated(raw.count) }
-                    let bytes = UnsafeRawBufferPointer(rebasing: raw[nameAt..<(nameAt + length)])
+                    let bytes = UnsafeRawBufferPointer(rebasing: raw[(offset + fixedWidth)..<next])
                     if let known = names.first(where: { $0.bytes.elementsEqual(bytes) }) {
                         device = known.name
                     } else {
@@ -56,20 +75,26 @@ enum StepSpanChunk {
                         if names.count < sharedNames { names.append((Array(bytes), name)) }
                         device = name
                     }
-                } else if length != -1 {
-                    throw PostgresStorageError.query("a step span's device name is \(length) bytes long")
                 }
                 spans.append(StepSpan(startMs: start, endMs: end, value: value, deviceName: device))
-                read.count += 1
-                if read.lastStartMs.map({ start > $0 }) ?? true {
-                    read.lastStartMs = start
-                    read.uuidsAtLastStart.removeAll(keepingCapacity: true)
-                }
-                if start == read.lastStartMs { read.uuidsAtLastStart.append(uuid(raw, at: offset + 24)) }
-                offset = nameAt + max(0, length)
+                offset = next
             }
-            return read
         }
+    }
+
+    /// The device name's length of the span at `offset` (-1: none) and the offset of the next span, checked: the span
+    /// and its name lie within `raw`.
+    @inline(__always)
+    private static func nameLength(_ raw: UnsafeRawBufferPointer, at offset: Int) throws -> (Int, next: Int) {
+        guard raw.count - offset >= fixedWidth else { throw truncated(raw.count) }
+        let length = Int(Int32(bigEndian: raw.loadUnaligned(fromByteOffset: offset + 40, as: Int32.self)))
+        let nameAt = offset + fixedWidth
+        if length >= 0 {
+            guard length <= raw.count - nameAt else { throw truncated(raw.count) }
+        } else if length != -1 {
+            throw PostgresStorageError.query("a step span's device name is \(length) bytes long")
+        }
+        return (length, nameAt + max(0, length))
     }
 
     private static func truncated(_ bytes: Int) -> PostgresStorageError {

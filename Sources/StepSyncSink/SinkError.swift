@@ -103,12 +103,18 @@ public struct SinkError: Error, CustomStringConvertible, HTTPResponseError {
     }
 
     /// The answer to a storage error: 503 for ``SampleStorageError/unavailable(_:retryAfterSeconds:)``, 400
-    /// `too_many_types` (field `type`) past the type limit, 400 for a bad cursor.
+    /// `too_many_types` (field `type`) past the type limit, 400 `invalid_type` for a type the storage cannot hold, 400
+    /// for a bad cursor.
     static func storage(_ error: SampleStorageError) -> SinkError {
         if error.isUnavailable { return unavailable(error.message, retryAfterSeconds: error.retryAfterSeconds ?? 5) }
         if error.isTooManyTypes {
             var e = badRequest(error.message, field: "type")
             e.kind = "too_many_types"
+            return e
+        }
+        if error.isInvalidType {
+            var e = badRequest(error.message, field: "type")
+            e.kind = "invalid_type"
             return e
         }
         return badRequest(error.message, field: "cursor")

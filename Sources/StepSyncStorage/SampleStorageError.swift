@@ -1,7 +1,7 @@
 /// A storage could not do what was asked. The HTTP layer answers ``unavailable(_:retryAfterSeconds:)`` with 503 and
-/// `Retry-After`, ``invalidCursor(_:)`` and ``tooManyTypes(limit:stored:new:)`` with 400.
+/// `Retry-After`, ``invalidCursor(_:)``, ``tooManyTypes(limit:stored:new:)`` and ``invalidType(_:)`` with 400.
 public struct SampleStorageError: Error, CustomStringConvertible, Sendable {
-    private enum Code: Sendable { case unavailable, invalidCursor, tooManyTypes }
+    private enum Code: Sendable { case unavailable, invalidCursor, tooManyTypes, invalidType }
 
     private let code: Code
     /// What happened, for people.
@@ -34,6 +34,14 @@ public struct SampleStorageError: Error, CustomStringConvertible, Sendable {
             more; nothing of it was stored
             """)
     }
+
+    /// A sample type this storage cannot hold (`message` names it); nothing of the request was stored.
+    public static func invalidType(_ message: String) -> SampleStorageError {
+        SampleStorageError(.invalidType, message)
+    }
+
+    /// Whether this is ``invalidType(_:)``.
+    public var isInvalidType: Bool { code == .invalidType }
 
     /// Whether this is ``tooManyTypes(limit:stored:new:)``.
     public var isTooManyTypes: Bool { code == .tooManyTypes }

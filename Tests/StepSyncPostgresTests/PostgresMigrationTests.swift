@@ -26,7 +26,7 @@ struct PostgresMigrationTests {
 
                 let server = try await PostgresHarness.sharedServer()
                 let before = try await server.psql(Self.digestOfV2Columns, url: url)
-                #expect(try await PostgresSchema.migrate(storage.client, logger: quietLogger) == [3, 4])
+                #expect(try await PostgresSchema.migrate(storage.client, logger: quietLogger) == [3, 4, 5])
                 #expect(try await PostgresSchema.migrate(storage.client, logger: quietLogger) == [])
                 // Every stored value of v2's columns, as the database prints it, is the same after the rewrite.
                 #expect(try await server.psql(Self.digestOfV2Columns, url: url) == before)
@@ -170,6 +170,40 @@ struct PostgresMigrationTests {
             return sample
         }
         return samples
+    }
+
+    @Test("the step count's type key is the step count's alone: a name sharing it is refused (400 invalid_type), and migration 5 refuses a database holding such a row, keeping its schema at 4")
+    func stepKeyIsStepsAlone() async throws {
+        let forged = "HKQuantityTypeIdentifierForged"
+        let refusal = try #require(SampleTypeKey.refusal(name: forged, key: SampleTypeKey.stepCount))
+        #expect(refusal.isInvalidType && refusal.message.contains(forged), "\(refusal.message)")
+        #expect(SampleTypeKey.refusal(name: SampleType.stepCount.rawValue, key: SampleTypeKey.stepCount) == nil)
+        #expect(SampleTypeKey.refusal(name: forged, key: SampleTypeKey.of(forged)) == nil)
+        try await PostgresHarness.withDatabase { url in
+            let configuration = PostgresSampleStorage.Configuration(
+                url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout)
+            try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger,
+                                                        migrate: false) { storage in
+                #expect(try await PostgresSchema.migrate(storage.client, upTo: 4, logger: quietLogger) == [1, 2, 3, 4])
+                let anna = try await storage.addClient(name: "anna", token: .random()).id
+                // A row that only a 2⁶⁴ search could make: another type's name under the step count's key.
+                try await storage.withConnection { connection in
+                    try await connection.query("""
+                        INSERT INTO samples (client_id, uuid, type, type_key, start_at, end_at, value, unit,
+                                             source_name, source_bundle_id)
+                        VALUES (\(anna), \(UUID()), \(forged), \(SampleTypeKey.stepCount), now(), now(), 1, 'count',
+                                'x', 'x')
+                        """, logger: quietLogger)
+                }
+                await #expect(throws: PostgresStorageError.self) {
+                    try await PostgresSchema.migrate(storage.client, logger: quietLogger)
+                }
+                let server = try await PostgresHarness.sharedServer()
+                #expect(try await server.psql("SELECT max(version) FROM schema_migrations", url: url) == "4\n")
+                _ = try await server.psql("DELETE FROM samples", url: url)
+                #expect(try await PostgresSchema.migrate(storage.client, logger: quietLogger) == [5])
+            }
+        }
     }
 
     /// Inserts rows as a v2 sink did (no `type_key` column yet).

@@ -7,7 +7,7 @@ import Testing
 /// The PostgreSQL storage on a real server: schema, exact round trips, de-duplication by the unique key.
 @Suite("PostgreSQL storage", .enabled(if: PostgresHarness.shouldRun, "PostgreSQL server binaries not installed"))
 struct PostgresStorageTests {
-    @Test("migrations: the first start applies versions 1 to 4, a second applies nothing")
+    @Test("migrations: the first start applies versions 1 to 5, a second applies nothing")
     func migrationsOnce() async throws {
         try await withStorage { storage, url in
             #expect(try await storage.migrate() == [])
@@ -15,7 +15,7 @@ struct PostgresStorageTests {
             let recorded = try await server.psql("SELECT version, name FROM schema_migrations ORDER BY version", url: url)
             #expect(recorded == "1|clients and samples\n2|index of samples longer than an hour\n"
                     + "3|type keys in the indexes, no uuid tie-breaker, no per-row client check\n"
-                    + "4|the database's sink identity\n")
+                    + "4|the database's sink identity\n5|the paging index covers the daily totals\n")
         }
     }
 
@@ -33,7 +33,7 @@ struct PostgresStorageTests {
                 }
                 return try await group.reduce(into: [[Int]]()) { $0.append($1) }
             }
-            #expect(applied.filter { $0 == [1, 2, 3, 4] }.count == 1)
+            #expect(applied.filter { $0 == [1, 2, 3, 4, 5] }.count == 1)
             #expect(applied.filter(\.isEmpty).count == 7)
         }
     }
@@ -44,7 +44,7 @@ struct PostgresStorageTests {
             let server = try await PostgresHarness.sharedServer()
             _ = try await server.psql("INSERT INTO schema_migrations (version, name) VALUES (99, 'future')", url: url)
             let error = await #expect(throws: PostgresStorageError.self) { try await storage.migrate() }
-            #expect(error?.message.contains("version 99, newer than this stepsync knows (4)") == true)
+            #expect(error?.message.contains("version 99, newer than this stepsync knows (5)") == true)
         }
     }
 
