@@ -163,6 +163,13 @@ struct HAEPayloadReaderTests {
         #expect(abs((summaries[0].energyKilocalories ?? 0) - 1250 / 4.184) < 1e-6)
         #expect(summaries[1].energyKilocalories == 150)
         #expect(Self.values(reading, .heartRate) == [140, 120, 160])
+        // The v1 route (lat/lon) is the workout's route part 0, as an imported GPX's.
+        let route = reading.samples.filter { $0.type == .workoutRoute }
+        #expect(route.map(\.uuid) == [RoutePart.uuid(workout: workouts[1].uuid, index: 0)])
+        let part = try RoutePart(details: try #require(route.first?.details))
+        #expect(part.points.map(\.latitude) == [52.5])
+        #expect(part.points.map(\.elevation) == [34])
+        #expect(summaries.map(\.hasRoute) == [false, true])
     }
 
     @Test("A body that is not JSON or not the app's shape is refused whole, naming the field",

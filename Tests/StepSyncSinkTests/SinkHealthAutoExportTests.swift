@@ -165,6 +165,53 @@ struct SinkHealthAutoExportTests {
         }
     }
 
+    /// A v2 workout with `id` and a `latitude`/`longitude` route, and a v1 workout (no `id`) with a `lat`/`lon`
+    /// route with one bad point.
+    static let routes = Array("""
+        {"data":{"workouts":[
+          {"id":"5B2E9C1A-7D34-4E8F-A1B2-C3D4E5F60718","name":"Outdoor Cycle","start":"2025-06-03 07:00:00 +0200",
+           "end":"2025-06-03 07:02:00 +0200","duration":120,"distance":{"qty":0.5,"units":"mi"},
+           "route":[{"latitude":52.52,"longitude":13.40,"altitude":34.5,"course":90,"speed":7.5,"horizontalAccuracy":3,
+                     "verticalAccuracy":2,"timestamp":"2025-06-03 07:00:00 +0200"},
+                    {"latitude":52.521,"longitude":13.401,"altitude":35,"course":91,"speed":7.4,
+                     "timestamp":"2025-06-03 07:01:00 +0200"},
+                    {"latitude":52.522,"longitude":13.402,"timestamp":"2025-06-03 7:02:00\u{202F}AM +0200"}]},
+          {"name":"Walking","start":"2025-06-03 6:00:00\u{202F}PM +0200","end":"2025-06-03 6:30:00\u{202F}PM +0200",
+           "route":[{"lat":48.1,"lon":11.5,"altitude":520,"timestamp":"2025-06-03 6:00:00\u{202F}PM +0200"},
+                    {"lat":95,"lon":11.5,"timestamp":"2025-06-03 6:01:00\u{202F}PM +0200"},
+                    {"lat":48.2,"lon":11.6,"altitude":521,"timestamp":"2025-06-03 6:02:00\u{202F}PM +0200"}]}]}}
+        """.utf8)
+
+    @Test("Workouts v2 (id) and v1 (derived) with routes: /workouts lists both, /workouts/{uuid}/route serves each",
+          arguments: SinkBackend.allCases)
+    func workoutRoutes(backend: SinkBackend) async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(backend, directory: dir) { client, _ in
+                let (port, token) = (client.port, client.token)
+                let reply = try await Self.post(Self.routes, port: port, token: token)
+                #expect(reply.status == 200, "\(reply.json)")
+                #expect(reply.json["types"] as? [String: Int] == ["HKWorkoutTypeIdentifier": 2,
+                                                                  "HKWorkoutRouteTypeIdentifier": 2])
+                #expect(reply.json["skipped"] as? [String: Int] == ["badRoutePoint": 1])
+                let list = try await Self.get("/workouts?from=2025-06-03&to=2025-06-03&tz=Europe/Berlin",
+                                              port: port, token: token)
+                let workouts = list["workouts"] as? [[String: Any]] ?? []
+                #expect(workouts.map { $0["hasRoute"] as? Bool } == [true, true])
+                #expect(workouts.first?["uuid"] as? String == "5B2E9C1A-7D34-4E8F-A1B2-C3D4E5F60718")
+                #expect(workouts.map { $0["activity"] as? String } == ["HKWorkoutActivityTypeOutdoorCycle",
+                                                                      "HKWorkoutActivityTypeWalking"])
+                for (workout, expected) in zip(workouts, [[[13.40, 52.52, 34.5], [13.401, 52.521, 35], [13.402, 52.522]],
+                                                          [[11.5, 48.1, 520], [11.6, 48.2, 521]]]) {
+                    let uuid = try #require(workout["uuid"] as? String)
+                    let route = try await Self.get("/workouts/\(uuid)/route", port: port, token: token)
+                    let geometry = try #require(route["geometry"] as? [String: Any])
+                    let coordinates = (geometry["coordinates"] as? [[NSNumber]])?.map { $0.map(\.doubleValue) }
+                    #expect(coordinates == expected)
+                }
+            }
+        }
+    }
+
     @Test("Without the token the push is 401 and nothing is stored", arguments: SinkBackend.allCases)
     func unauthorized(backend: SinkBackend) async throws {
         try await withTemporaryDirectory { dir in

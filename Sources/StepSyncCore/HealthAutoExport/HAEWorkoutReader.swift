@@ -8,7 +8,8 @@ import Foundation
 /// importer stores a workout), else end − start; `distance` and `activeEnergyBurned` (v1: `totalEnergy`) go into the
 /// details as `totalDistance`/`totalEnergyBurned` with their units as sent (mi, km, m, yd, ft; kcal, kJ), which
 /// `/workouts` converts to metres and kilocalories as HealthKit would. `heartRateData` and `heartRateRecovery` points
-/// are heart-rate samples, read as metric points are.
+/// are heart-rate samples, read as metric points are; `route` becomes the workout's route parts (``HAERouteReader``),
+/// and the details then name `"route":"health-auto-export"` (so `/workouts` says `hasRoute`).
 struct HAEWorkoutReader {
     let reader: HAEPayloadReader
 
@@ -43,6 +44,10 @@ struct HAEWorkoutReader {
             JSONBytes.appendKey(unit, to: &details)
             JSONBytes.appendString(units, to: &details)
         }
+        let route = (workout["route"] as? [Any]).map {
+            HAERouteReader.points($0, metric: "workouts[\(i)].route", into: &reading)
+        } ?? []
+        if !route.isEmpty { JSONBytes.member("route", string: "health-auto-export", to: &details) }
         details.append(UInt8(ascii: "}"))
         let source = HAEPayloadReader.source(workout)
         guard var sample = reader.sample(type: .workout, startMs: start.ms, endMs: end.ms, offset: start.offsetSeconds,
@@ -50,6 +55,7 @@ struct HAEWorkoutReader {
                                          index: i, into: &reading, uuid: uuid) else { return }
         sample.details = String(decoding: details, as: UTF8.self)
         reading.samples.append(sample)
+        reading.samples += HAERouteReader.samples(route, workout: sample)
         for key in ["heartRateData", "heartRateRecovery"] {
             guard let points = workout[key] as? [Any] else { continue }
             for (k, point) in points.enumerated() {
