@@ -212,6 +212,27 @@ struct SinkHealthAutoExportTests {
         }
     }
 
+    @Test("Another client sees nothing of a push, and its own push of the same body is its own (PostgreSQL)",
+          arguments: SinkBackend.allCases.filter { $0 == .postgres })
+    func otherClient(backend: SinkBackend) async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(backend, directory: dir) { client, _ in
+                let (port, anna) = (client.port, client.token)
+                let ben = try await addPostgresClient(directory: dir, name: "ben")
+                #expect(try await Self.post(Self.body(), port: port, token: anna).json["inserted"] as? Int == 15)
+                #expect(try await Self.typeCounts(port: port, token: ben).isEmpty)
+                #expect(try await Self.dailySteps(port: port, token: ben, priority: "Apple%20Watch,iPhone") == [0])
+                let workouts = try await Self.get("/workouts?from=2025-06-02&to=2025-06-02", port: port, token: ben)
+                #expect((workouts["workouts"] as? [Any])?.isEmpty == true)
+                let own = try await Self.post(Self.body(watchSteps: 10), port: port, token: ben)
+                #expect(own.json["inserted"] as? Int == 15)
+                #expect(own.json["replaced"] as? Int == 0)
+                #expect(try await Self.dailySteps(port: port, token: anna, priority: "Apple%20Watch,iPhone") == [170])
+                #expect(try await Self.dailySteps(port: port, token: ben, priority: "Apple%20Watch,iPhone") == [60])
+            }
+        }
+    }
+
     @Test("Without the token the push is 401 and nothing is stored", arguments: SinkBackend.allCases)
     func unauthorized(backend: SinkBackend) async throws {
         try await withTemporaryDirectory { dir in
