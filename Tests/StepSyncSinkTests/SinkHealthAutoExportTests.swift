@@ -233,6 +233,20 @@ struct SinkHealthAutoExportTests {
         }
     }
 
+    @Test("A body over maxHAEBytes (serve --max-hae-bytes) is 413 and nothing is stored; other routes keep their limit",
+          arguments: SinkBackend.allCases)
+    func tooLarge(backend: SinkBackend) async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(backend, directory: dir, configure: { $0.maxHAEBytes = 1_000 }) { client, _ in
+                let body = Self.body()
+                #expect(body.count > 1_000)
+                let reply = try await Self.post(body, port: client.port, token: client.token)
+                #expect(reply.status == 413)
+                #expect(try await Self.typeCounts(port: client.port, token: client.token).isEmpty)
+            }
+        }
+    }
+
     @Test("Without the token the push is 401 and nothing is stored", arguments: SinkBackend.allCases)
     func unauthorized(backend: SinkBackend) async throws {
         try await withTemporaryDirectory { dir in
