@@ -143,6 +143,39 @@ struct SinkHealthAutoExportTests {
         }
     }
 
+    @Test("""
+        A crash between a replace's two durable steps (the grown sample deleted, not yet inserted) leaves it absent, \
+        and the app's retry after the restart ends exact: one sample, the new sum
+        """, arguments: SinkBackend.allCases)
+    func retryAfterCrashEndsExact(backend: SinkBackend) async throws {
+        let watchMinute = HAEPointIdentity.uuid(
+            type: .stepCount, source: "Anna\u{2019}s\u{00A0}Apple Watch",
+            startMs: ISO8601Millis.parse(Substring("2025-06-02T06:00:00.000Z"))!, lengthMs: 60_000)
+        try await withTemporaryDirectory { dir in
+            try await withSink(backend, directory: dir) { client, _ in
+                #expect(try await Self.post(Self.body(), port: client.port, token: client.token).status == 200)
+                // The state the first step of a replace leaves on disk when the sink dies right after it.
+                let delete = Array(#"{"type":"HKQuantityTypeIdentifierStepCount","uuids":["\#(watchMinute.uuidString)"]}"#.utf8)
+                let deleted = try await SinkHarness.request("POST", "/samples/delete", port: client.port,
+                                                            token: client.token, body: delete)
+                #expect(deleted.status == 200)
+                #expect(try Self.object(deleted.body)["deleted"] as? Int == 1)
+            }
+            // The sink restarted on the same data; the app retries the grown push.
+            try await withSink(backend, directory: dir) { client, _ in
+                let (port, token) = (client.port, client.token)
+                let retry = try await Self.post(Self.body(watchSteps: 180), port: port, token: token)
+                #expect(retry.json["inserted"] as? Int == 1)
+                #expect(retry.json["replaced"] as? Int == 0)
+                #expect(retry.json["duplicates"] as? Int == 14)
+                let stored = try await Self.uuids("HKQuantityTypeIdentifierStepCount", port: port, token: token)
+                #expect(stored.count == 3)
+                #expect(stored.filter { $0 == watchMinute.uuidString }.count == 1)
+                #expect(try await Self.dailySteps(port: port, token: token, priority: "Apple%20Watch,iPhone") == [230])
+            }
+        }
+    }
+
     @Test("A body not JSON or not the app's shape is 400 naming the field, nothing stored; a bad header too",
           arguments: SinkBackend.allCases)
     func refused(backend: SinkBackend) async throws {
