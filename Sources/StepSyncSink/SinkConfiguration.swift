@@ -16,6 +16,11 @@ public struct SinkConfiguration: Sendable {
     public var allowUnauthenticated: Bool
     /// The largest request body accepted, as sent (compressed or not); larger → 413.
     public var maxBodyBytes: Int
+    /// The largest body of `POST /ingest/health-auto-export` (Health Auto Export sends tens of MB;
+    /// `serve --max-hae-bytes`); larger → 413.
+    public var maxHAEBytes: Int = SinkConfiguration.defaultMaxHAEBytes
+    /// ``maxHAEBytes``'s default: 100 MB.
+    public static let defaultMaxHAEBytes = 100_000_000
     /// The largest inflated size of a `Content-Encoding: gzip` body; larger → 413.
     public var maxInflatedBytes: Int
     /// The most bytes all requests in flight may hold as bodies (received and inflated) at once; a request that

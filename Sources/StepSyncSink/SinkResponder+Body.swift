@@ -8,7 +8,8 @@ import StepSyncCore
 extension SinkResponder {
     /// The request body as JSON bytes: content type checked, size limited, gzip inflated with its own limit, every
     /// byte held counted against ``BodyBudget`` (`reservation` is what to give back once the request is answered).
-    func jsonBody(_ request: Request, reservation: inout Int) async throws -> ByteBuffer {
+    /// `limit` overrides ``SinkConfiguration/maxBodyBytes`` (and the inflated limit, when larger).
+    func jsonBody(_ request: Request, reservation: inout Int, limit: Int? = nil) async throws -> ByteBuffer {
         let type = request.headers[.contentType]?.lowercased() ?? ""
         guard type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "application/json" else {
             throw SinkError.unsupportedMediaType(
@@ -18,7 +19,7 @@ extension SinkResponder {
         guard encoding == "gzip" || encoding == "identity" else {
             throw SinkError.unsupportedMediaType("Content-Encoding \(encoding.prefix(64)) is not supported; use gzip or none")
         }
-        let limit = configuration.maxBodyBytes
+        let limit = limit ?? configuration.maxBodyBytes
         let length = request.headers[.contentLength].flatMap { Int($0) }
         if let length, length > limit {
             throw SinkError.tooLarge("body of \(length) bytes is over the limit of \(limit)")
@@ -33,14 +34,14 @@ extension SinkResponder {
             body.writeBuffer(&chunk)
         }
         guard encoding == "gzip" else { return body }
-        return try inflate(&body, reservation: &reservation)
+        return try inflate(&body, reservation: &reservation, limit: max(limit, configuration.maxInflatedBytes))
     }
 
     /// Inflates a gzip body 1 MiB at a time, counting each piece against the budget and the inflated limit, and
     /// checks its framing (``GzipMember``): the header, the deflate data to its end, then exactly the 8-byte trailer
     /// with the CRC-32 and length of what came out. A body cut short, with a wrong CRC-32 or length, or with bytes
     /// after the trailer (garbage, a second member) is refused whole (400) before anything is parsed or stored.
-    private func inflate(_ body: inout ByteBuffer, reservation: inout Int) throws -> ByteBuffer {
+    private func inflate(_ body: inout ByteBuffer, reservation: inout Int, limit: Int) throws -> ByteBuffer {
         let header: Int
         do {
             header = try body.withUnsafeReadableBytes { raw in
@@ -58,7 +59,6 @@ extension SinkResponder {
         } catch {
             throw SinkError.unavailable("cannot start inflating: \(error)", retryAfterSeconds: configuration.retryAfterSeconds)
         }
-        let limit = configuration.maxInflatedBytes
         var inflated = ByteBuffer()
         var crc: UInt32 = 0
         while true {

@@ -32,6 +32,12 @@ public protocol SampleStorage: Service, Sendable {
     /// ones the body already holds. The default inserts `batch.samples`.
     func insert(_ batch: SampleBatch, for client: ClientIdentity) async throws -> InsertOutcome
 
+    /// Stores `samples` as ``insert(_:for:)`` does, except that a sample whose uuid `client` holds as the same type
+    /// with another value, end or unit replaces the stored one (a bucket that grew since it was last sent): never a
+    /// second sample of one uuid. The default (`SampleStorage+Replace.swift`) deletes the changed samples, then
+    /// inserts; a crash between the two leaves them absent, and the client's retry ends exact.
+    func insertReplacing(_ samples: [HealthSample], for client: ClientIdentity) async throws -> ReplaceOutcome
+
     /// Deletes the samples of `type` whose uuid is in `uuids`, durably. A uuid that `client` does not hold as a
     /// sample of `type` (absent, deleted, another type, or repeated in `uuids`) counts as missing.
     func delete(_ uuids: [UUID], type: SampleType, for client: ClientIdentity) async throws -> DeleteOutcome

@@ -268,6 +268,7 @@ struct ServeProcessTests {
             (["--max-body-mib", "0"], "--max-body-mib must be 1…1024"),
             (["--max-body-mib", "1025"], "--max-body-mib must be 1…1024"),
             (["--max-types", "0"], "--max-types must be 1…10000"),
+            (["--max-hae-bytes", "0"], "--max-hae-bytes must be 1…1000000000"),
             (["--port", "70000"], "--port"),
             (["--host", "0.0.0.0", "--token", " "], "at least 16 characters"),
             (["--host", "0.0.0.0", "--token", "x"], "at least 16 characters"),

@@ -61,7 +61,9 @@ struct OpenAPIDocumentTests {
             try await withSink(directory: dir) { client, _ in
                 for (path, methods) in documented.sorted(by: { $0.key < $1.key }) {
                     for method in Self.methods {
-                        let body: [UInt8]? = method == .POST ? Array(#"{"samples":[],"uuids":[],"type":"HKQuantityTypeIdentifierHeartRate"}"#.utf8) : nil
+                        let post = path == "/ingest/health-auto-export" ? #"{"data":{}}"#
+                            : #"{"samples":[],"uuids":[],"type":"HKQuantityTypeIdentifierHeartRate"}"#
+                        let body: [UInt8]? = method == .POST ? Array(post.utf8) : nil
                         let query = ["/samples", "/samples/daily"].contains(path) && method == .GET ? "?type=HKQuantityTypeIdentifierHeartRate" : ""
                         // A parameterised path (`/workouts/{uuid}/route`) with a uuid nothing is stored under: the
                         // path is known (not 404 "no endpoint", not 405), the thing is absent (404 not_found).

@@ -43,6 +43,23 @@ public enum SinkHarness {
         }
     }
 
+    /// Sends `method path` (`GET`, `POST` or `DELETE`) to the sink at `port` (with `token`, if any, and `headers`), a JSON `body` if given;
+    /// returns the status and the body whatever the status.
+    public static func request(_ method: String, _ path: String, port: Int, token: String?, body: [UInt8]? = nil,
+                               headers: [(String, String)] = []) async throws -> (status: Int, body: [UInt8]) {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method == "GET" ? .GET : method == "DELETE" ? .DELETE : .POST
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(body)
+        }
+        for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+        let buffer = try await response.body.collect(upTo: 64 << 20)
+        return (Int(response.status.code), Array(buffer: buffer))
+    }
+
     /// The sink's sample counts per type (`GET /samples/types`).
     public static func typeCounts(port: Int) async throws -> [String: Int] {
         let response = try await HTTPClient.shared.execute(

@@ -68,6 +68,9 @@ extension StepSyncCommand {
         @Option(help: "The largest request body accepted, in MiB (1…1024).")
         var maxBodyMib = 64
 
+        @Option(help: "The largest body of POST /ingest/health-auto-export, in bytes (1…1000000000).")
+        var maxHaeBytes = SinkConfiguration.defaultMaxHAEBytes
+
         @Option(help: ArgumentHelp(
             "The most distinct sample types stored (\(SinkConfiguration.maxTypesRange.lowerBound)…\(SinkConfiguration.maxTypesRange.upperBound)).",
             discussion: "Per sink on JSONL, per client with --database; a request bringing more is refused whole (400 too_many_types)."))
@@ -155,6 +158,9 @@ extension StepSyncCommand {
             guard (1...1024).contains(maxBodyMib) else {
                 throw ValidationError("--max-body-mib must be 1…1024 (MiB), not \(maxBodyMib)")
             }
+            guard (1...1_000_000_000).contains(maxHaeBytes) else {
+                throw ValidationError("--max-hae-bytes must be 1…1000000000 (bytes), not \(maxHaeBytes)")
+            }
             guard SinkConfiguration.maxTypesRange.contains(maxTypes) else {
                 throw ValidationError("""
                     --max-types must be \(SinkConfiguration.maxTypesRange.lowerBound)…\(SinkConfiguration.maxTypesRange.upperBound), \
@@ -206,6 +212,8 @@ extension StepSyncCommand {
                 maxInflatedBytes: max(256 << 20, maxBodyMib << 20), maxBufferedBytes: max(512 << 20, maxBodyMib << 21),
                 maxTypes: maxTypes, connectionLimits: connectionLimits)
             configuration.cors = CORSPolicy(allowedOrigins: corsOrigins)
+            configuration.maxHAEBytes = maxHaeBytes
+            configuration.maxBufferedBytes = max(configuration.maxBufferedBytes, 2 * maxHaeBytes)
             configuration.tls = tls
             if allowUnauthenticated, effectiveToken == nil, !SinkSetupError.isLoopback(host) {
                 FileHandle.standardError.write(Data("""

@@ -23,7 +23,7 @@ struct SinkRouteTable: Sendable {
 
     /// The sink's table: samples and deletions, daily figures, series, export, dashboard and documents.
     static let sink = SinkRouteTable(SinkResponder.sampleRoutes + SinkResponder.dailyRoutes
-        + SinkResponder.seriesRoutes + SinkResponder.exportRoutes + SinkResponder.dashboardRoutes)
+        + SinkResponder.seriesRoutes + SinkResponder.exportRoutes + SinkResponder.dashboardRoutes + SinkResponder.healthAutoExportRoutes)
 
     /// The route `path` names (a literal template first, then one with parameters) and its parameters' texts.
     func resolve(_ path: String) -> (route: SinkRoute, parameters: [Substring])? {

@@ -1,0 +1,42 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import StepSyncCore
+
+/// `POST /ingest/health-auto-export`: the REST automation of the iOS app Health Auto Export, pushed by the phone.
+extension SinkResponder {
+    /// The route of Health Auto Export's pushes.
+    static let healthAutoExportRoutes: [SinkRoute] = [
+        SinkRoute("/ingest/health-auto-export", post: { try await $0.ingestHealthAutoExport($1.request, client: $1.client) }),
+    ]
+
+    /// Reads the body (at most ``SinkConfiguration/maxHAEBytes``) with ``HAEPayloadReader``, bucketed by the
+    /// `automation-aggregation` header, and stores its samples with ``SampleStorage/insertReplacing(_:for:)``: the
+    /// same payload again inserts nothing, a grown bucket replaces the stored one. 400 naming the field for a body
+    /// that is not the app's shape (nothing stored); bad points are skipped and counted in the answer
+    /// (``HAEIngestAnswer``).
+    func ingestHealthAutoExport(_ request: Request, client: ClientIdentity) async throws -> Response {
+        let header = HTTPField.Name("automation-aggregation")!
+        guard let aggregation = HAEAggregation(header: request.headers[header]) else {
+            throw SinkError.badRequest("""
+                automation-aggregation "\(request.headers[header]?.prefix(64) ?? "")" is not one of seconds, minutes, \
+                hours, days, weeks, months, years
+                """, field: "automation-aggregation")
+        }
+        var reservation = 0
+        defer { budget.release(reservation) }
+        let body = try await jsonBody(request, reservation: &reservation, limit: configuration.maxHAEBytes)
+        let reading: HAEReading
+        do {
+            reading = try HAEPayloadReader(aggregation: aggregation).read(Data(buffer: body, byteTransferStrategy: .noCopy))
+        } catch {
+            throw SinkError.badRequest(error.description, field: error.field)
+        }
+        let outcome = try await storage.insertReplacing(reading.samples, for: client)
+        activity.recordIngest(inserted: outcome.inserted + outcome.replaced, duplicates: outcome.duplicates,
+                              client: client)
+        return json(HAEIngestAnswer(reading: reading, inserted: outcome.inserted, replaced: outcome.replaced,
+                                    duplicates: outcome.duplicates).encoded())
+    }
+}
