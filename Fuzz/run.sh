@@ -76,7 +76,37 @@ fuzz_sha1() {
   cmp -s "$out/gen/SHA1.swift.new" "$out/gen/SHA1.swift" 2>/dev/null || mv "$out/gen/SHA1.swift.new" "$out/gen/SHA1.swift"
   rm -f "$out/gen/SHA1.swift.new"
 }
-core_sources() { fuzz_sha1; { find Sources/StepSyncCore -name '*.swift' ! -path '*/Identity/SHA1.swift'; echo "$out/gen/SHA1.swift"; } | sort; }
+# The other core files that import Crypto use only `SHA256.hash(data:)` (a token's fingerprint, SinkTarget): the fuzz
+# builds compile a copy without the import, beside a stand-in `SHA256` that stops the process if reached — no target
+# reaches it (a fingerprint is never computed from fuzzed bytes), and a target that ever did would say so as a crash.
+fuzz_crypto_free() {
+  local f copy
+  mkdir -p "$out/gen/nocrypto"
+  cat >"$out/gen/SHA256.swift.new" <<'SWIFT'
+import Foundation
+/// Fuzz builds only (Fuzz/run.sh): swift-crypto is not linked; nothing fuzzed computes a SHA-256.
+enum SHA256 {
+    static func hash(data: Data) -> [UInt8] { fatalError("SHA-256 is not in fuzz builds (Fuzz/run.sh)") }
+}
+SWIFT
+  cmp -s "$out/gen/SHA256.swift.new" "$out/gen/SHA256.swift" 2>/dev/null || mv "$out/gen/SHA256.swift.new" "$out/gen/SHA256.swift"
+  rm -f "$out/gen/SHA256.swift.new"
+  for f in $(grep -rlx 'import Crypto' Sources/StepSyncCore --include='*.swift' | grep -v '/Identity/SHA1.swift$' | sort); do
+    copy="$out/gen/nocrypto/$(basename "$f")"
+    grep -vx 'import Crypto' "$f" >"$copy.new"
+    cmp -s "$copy.new" "$copy" 2>/dev/null || mv "$copy.new" "$copy"
+    rm -f "$copy.new"
+    echo "$f"
+  done
+}
+core_sources() {
+  fuzz_sha1
+  local replaced
+  replaced=$(fuzz_crypto_free)
+  { find Sources/StepSyncCore -name '*.swift' ! -path '*/Identity/SHA1.swift' | grep -vxF "$replaced"
+    for f in $replaced; do echo "$out/gen/nocrypto/$(basename "$f")"; done
+    echo "$out/gen/SHA1.swift"; echo "$out/gen/SHA256.swift"; } | sort
+}
 
 # Files of the importer that need nothing but Foundation, StepSyncCore and ZIPFoundation: those importing nothing
 # else, minus (until nothing changes) those that use a type declared in a file left out (HealthImporter needs the
@@ -107,7 +137,7 @@ import_sources() {
 
 build_core() {
   local lib=$out/lib/libStepSyncCore.a
-  if [ -f "$lib" ] && [ -z "$(find Sources/StepSyncCore "$out/gen/SHA1.swift" Tests/StepSyncImportTests/HandwrittenSHA1.swift -name '*.swift' -newer "$lib")" ] \
+  if [ -f "$lib" ] && [ -z "$(find Sources/StepSyncCore "$out/gen" Tests/StepSyncImportTests/HandwrittenSHA1.swift -name '*.swift' -newer "$lib")" ] \
      && [ "$(core_sources | cksum)" = "$(cat "$out/lib/sources.sum" 2>/dev/null)" ]; then
     return 0
   fi

@@ -210,6 +210,8 @@ struct PostgresMigrationTests {
     static func insertAtVersion2(_ samples: [HealthSample], client: Int64, _ storage: PostgresSampleStorage)
         async throws {
         try await storage.withConnection { connection in
+            // One transaction: one WAL flush, not one a row (360 flushes on a loaded disk once outran the deadline).
+            try await connection.query("BEGIN", logger: quietLogger)
             for s in samples {
                 try await connection.query("""
                     INSERT INTO samples (client_id, uuid, type, start_at, end_at, utc_offset_seconds, value, unit,
@@ -221,6 +223,7 @@ struct PostgresMigrationTests {
                             \(s.deviceModel), \(s.details)::json)
                     """, logger: quietLogger)
             }
+            try await connection.query("COMMIT", logger: quietLogger)
         }
     }
 }
