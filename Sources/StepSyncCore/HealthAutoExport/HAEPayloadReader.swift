@@ -26,68 +26,30 @@ public struct HAEPayloadReader: Sendable {
         self.aggregation = aggregation
     }
 
-    /// Reads `body`.
+    /// Reads `body` in one pass with `JSONDecoder` (``HAEPayloadBody``): each point becomes its samples as it is
+    /// decoded, so what is held is the body, the decoder's compact index of it and the samples.
     public func read(_ body: Data) throws(HAEPayloadError) -> HAEReading {
-        let root: Any
+        let decoder = JSONDecoder()
+        decoder.userInfo[HAEPayloadBody.readerKey] = self
         do {
-            root = try JSONSerialization.jsonObject(with: body, options: [])
+            return try decoder.decode(HAEPayloadBody.self, from: body).reading
+        } catch let error as HAEPayloadError {
+            throw error
         } catch {
             throw HAEPayloadError(field: "body", "is not JSON (\(String(describing: error).prefix(200)))")
-        }
-        guard let object = root as? [String: Any] else { throw HAEPayloadError(field: "body", "is not a JSON object") }
-        guard let data = object["data"] as? [String: Any] else {
-            throw HAEPayloadError(field: "data", "is missing or not an object; the app sends {\"data\":{\"metrics\":[…]}}")
-        }
-        var reading = HAEReading()
-        for (key, value) in data.sorted(by: { $0.key < $1.key }) {
-            switch key {
-            case "metrics":
-                guard let metrics = value as? [Any] else { throw HAEPayloadError(field: "data.metrics", "is not an array") }
-                for (i, metric) in metrics.enumerated() { try readMetric(metric, at: i, into: &reading) }
-            case "workouts":
-                guard let workouts = value as? [Any] else { throw HAEPayloadError(field: "data.workouts", "is not an array") }
-                for (i, workout) in workouts.enumerated() {
-                    try HAEWorkoutReader(reader: self).read(workout, at: i, into: &reading)
-                }
-            default:
-                reading.notStored[String(key.prefix(64)), default: 0] += (value as? [Any])?.count ?? 1
-            }
-        }
-        return reading
-    }
-
-    // MARK: - Metrics
-
-    private func readMetric(_ value: Any, at i: Int, into reading: inout HAEReading) throws(HAEPayloadError) {
-        let field = "data.metrics[\(i)]"
-        guard let metric = value as? [String: Any] else { throw HAEPayloadError(field: field, "is not an object") }
-        guard let name = metric["name"] as? String else { throw HAEPayloadError(field: field + ".name", "is missing or not a string") }
-        guard let points = metric["data"] as? [Any] else { throw HAEPayloadError(field: field + ".data", "is missing or not an array") }
-        let units = metric["units"] as? String ?? ""
-        let (type, known) = HAEMetricTable.type(of: name)
-        if !known, name != "blood_pressure", !reading.unknownMetrics.contains(name) { reading.unknownMetrics.append(String(name.prefix(128))) }
-        for (k, point) in points.enumerated() {
-            guard let point = point as? [String: Any] else {
-                throw HAEPayloadError(field: "\(field).data[\(k)]", "is not an object")
-            }
-            switch name {
-            case "sleep_analysis": HAESleepReader(reader: self).read(point, metric: name, index: k, into: &reading)
-            case "blood_pressure": readBloodPressure(point, metric: name, index: k, into: &reading)
-            default: readPoint(point, type: type, units: units, metric: name, index: k, into: &reading)
-            }
         }
     }
 
     /// A `{date, qty}` or `{date, Min, Avg, Max}` point.
-    func readPoint(_ point: [String: Any], type: SampleType, units: String, metric: String, index: Int,
+    func readPoint(_ point: HAEPoint, type: SampleType, units: String, metric: String, index: Int,
                    into reading: inout HAEReading) {
-        guard let date = (point["date"] as? String).flatMap(HAEDate.parse) else {
+        guard let date = point.date?.string.flatMap(HAEDate.parse) else {
             return reading.skip(metric, index, "unreadableDate")
         }
-        let (unit, factor) = HAEMetricTable.unit((point["units"] as? String) ?? units)
-        let source = Self.source(point)
-        if point["qty"] == nil, point["Avg"] != nil || point["Min"] != nil || point["Max"] != nil {
-            let avg = Self.number(point["Avg"]), low = Self.number(point["Min"]), high = Self.number(point["Max"])
+        let (unit, factor) = HAEMetricTable.unit(point.units?.string ?? units)
+        let source = Self.source(point.source?.string)
+        if point.qty == nil, point.avg != nil || point.min != nil || point.max != nil {
+            let avg = point.avg?.number, low = point.min?.number, high = point.max?.number
             guard let middle = avg ?? low ?? high else { return reading.skip(metric, index, "missingValue") }
             var roles = [("", middle)]
             if let low, low != middle { roles.append(("min", low)) }
@@ -102,21 +64,21 @@ public struct HAEPayloadReader: Sendable {
             reading.samples += made
             return
         }
-        guard let value = Self.number(point["qty"]) else { return reading.skip(metric, index, "missingValue") }
+        guard let value = point.qty?.number else { return reading.skip(metric, index, "missingValue") }
         if let sample = sample(type: type, date: date, value: value * factor, unit: unit, source: source, role: "",
                                metric: metric, index: index, into: &reading) {
             reading.samples.append(sample)
         }
     }
 
-    private func readBloodPressure(_ point: [String: Any], metric: String, index: Int, into reading: inout HAEReading) {
-        guard let date = (point["date"] as? String).flatMap(HAEDate.parse) else {
+    func readBloodPressure(_ point: HAEPoint, metric: String, index: Int, into reading: inout HAEReading) {
+        guard let date = point.date?.string.flatMap(HAEDate.parse) else {
             return reading.skip(metric, index, "unreadableDate")
         }
-        guard let systolic = Self.number(point["systolic"]), let diastolic = Self.number(point["diastolic"]) else {
+        guard let systolic = point.systolic?.number, let diastolic = point.diastolic?.number else {
             return reading.skip(metric, index, "missingValue")
         }
-        let source = Self.source(point)
+        let source = Self.source(point.source?.string)
         guard let a = sample(type: HAEMetricTable.systolic, date: date, value: systolic, unit: "mmHg", source: source,
                              role: "", metric: metric, index: index, into: &reading),
               let b = sample(type: HAEMetricTable.diastolic, date: date, value: diastolic, unit: "mmHg",
@@ -164,6 +126,8 @@ public struct HAEPayloadReader: Sendable {
     static func number(_ value: Any?) -> Double? {
         switch value {
         case let string as String: Double(string.prefix(64))
+        case let number as Double: number
+        case let flag as Bool: flag ? 1 : 0
         case let number as NSNumber: number.doubleValue
         default: nil
         }
@@ -171,7 +135,12 @@ public struct HAEPayloadReader: Sendable {
 
     /// The point's `source` (at most 256 bytes), or ``defaultSource``.
     static func source(_ point: [String: Any]) -> String {
-        guard let text = point["source"] as? String, !text.isEmpty else { return defaultSource }
+        source(point["source"] as? String)
+    }
+
+    /// `text` (at most 256 bytes), or ``defaultSource`` when it is absent or empty.
+    static func source(_ text: String?) -> String {
+        guard let text, !text.isEmpty else { return defaultSource }
         return String(decoding: text.utf8.prefix(256), as: UTF8.self)
     }
 }

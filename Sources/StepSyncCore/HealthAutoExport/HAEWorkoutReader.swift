@@ -62,7 +62,7 @@ struct HAEWorkoutReader {
                 guard let point = point as? [String: Any] else {
                     throw HAEPayloadError(field: "\(field).\(key)[\(k)]", "is not an object")
                 }
-                reader.readPoint(point, type: .heartRate, units: "bpm", metric: "workouts[\(i)].\(key)", index: k,
+                reader.readPoint(HAEPoint(point), type: .heartRate, units: "bpm", metric: "workouts[\(i)].\(key)", index: k,
                                  into: &reading)
             }
         }
