@@ -5,7 +5,7 @@ import Testing
 
 /// The fuzzers' corpora and every crash they found, run once through the real parsers with the fuzzers' own oracles
 /// (`FuzzOracles/`), plus a seeded slice of mutations of the corpus; see `Fuzz/README.md`.
-@Suite("Fuzz replay: ISO-8601 dates and the wire")
+@Suite("Fuzz replay: ISO-8601 dates, the wire and Health Auto Export bodies")
 struct FuzzReplayTests {
     @Test("every iso8601 corpus and crash input, and 2,000 seeded mutations, keep ISO8601Millis's promises")
     func iso8601() throws {
@@ -287,5 +287,21 @@ struct DeletionFuzzFindingTests {
         let b = try #require(UUID(uuidString: "f47ac10b-58cc-4372-a567-0e02b2c3d479"))
         let request = try DeletionRequest.parse(Data(WireEncoder.encodeDeletions([b, a, b], type: .heartRate)), type: nil)
         #expect(request.type == .heartRate && request.uuids == [b, a, b])
+    }
+
+    @Test("every hae-payload corpus and crash input, and 1,500 seeded mutations, keep HAEPayloadReader's promises")
+    func haePayload() throws {
+        let inputs = try FuzzCorpus("hae-payload")
+        #expect(inputs.corpus.count >= 10)
+        var accepted = 0
+        for input in inputs.all + inputs.mutations(1_500, seed: 34) {
+            #expect(input.bytes.withUnsafeBytes(HAEPayloadOracle.problems) == [], "\(input)")
+            if input.bytes.count > 1,
+               let reading = try? HAEPayloadReader(aggregation: .none).read(Data(input.bytes.dropFirst())),
+               !reading.samples.isEmpty {
+                accepted += 1
+            }
+        }
+        #expect(accepted >= 7)
     }
 }
