@@ -33,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         // TLS: the sink's HTTPS (HummingbirdTLS) and the engine's trust roots (--cacert).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // The sink's `GET /metrics`: swift-metrics' API, swift-prometheus' registry and text format.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // One-file executable: everything else lives in libraries the tests can call.
@@ -77,6 +80,8 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ], resources: [
             // Compiled into the binary as byte arrays (`PackageResources`), so `stepsync` stays one file: the
             // dashboard page (`GET /`) and the OpenAPI document (`GET /openapi.json`), served byte for byte.

@@ -58,7 +58,7 @@ public final class ClientAuthenticator: SinkAuthenticator, Sendable {
     public func client(authorization: String?) async throws -> ClientIdentity? {
         guard let token = Self.bearerToken(authorization) else { return nil }
         do {
-            return try await client(for: token).map { ClientIdentity(String($0.id)) }
+            return try await client(for: token).map { ClientIdentity(String($0.id), name: $0.name) }
         } catch {
             let failure = PostgresStorageError.from(error)
             throw SampleStorageError.unavailable(failure.message,

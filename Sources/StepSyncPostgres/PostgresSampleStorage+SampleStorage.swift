@@ -128,6 +128,9 @@ extension PostgresSampleStorage: SampleStorage {
         StorageDescription(kind: "postgresql", location: "the sink's PostgreSQL database")
     }
 
+    /// The pool's connections in use and the calls waiting for one.
+    public var poolFigures: StoragePoolFigures? { pool.figures(maximum: configuration.maximumConnections) }
+
     // MARK: - Errors
 
     /// The database key of an identity ``ClientAuthenticator`` made.

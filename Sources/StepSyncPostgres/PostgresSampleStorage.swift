@@ -84,6 +84,8 @@ public final class PostgresSampleStorage: Sendable {
     let probing = Atomic<Bool>(false)
     /// The database's identity (`sink_identity`), read by ``migrate()``: `GET /health` answers it.
     let identity = Mutex<String?>(nil)
+    /// Calls holding or waiting for a pooled connection, for `GET /metrics`.
+    let pool = PoolCounter()
 
     /// Creates the storage; nothing connects until ``service`` runs. Call ``migrate()`` once it runs.
     public init(configuration: Configuration, logger: Logger) {
@@ -176,6 +178,8 @@ public final class PostgresSampleStorage: Sendable {
         let client = self.client
         let logger = self.logger
         let total = configuration.operationTimeout
+        let lease = pool.begin()
+        defer { lease.end() }
         return try await withDatabaseDeadline(deadline, time: time, expired: {
             PostgresStorageError.unavailable(leased.value.withLock { $0 == nil }
                 ? "no connection within the deadline" : "no answer within the deadline")
@@ -190,6 +194,7 @@ public final class PostgresSampleStorage: Sendable {
                 group.addTask {
                     .done(try await client.withConnection { connection in
                         leased.value.withLock { $0 = connection }
+                        lease.leased()
                         do {
                             return try await body(connection)
                         } catch {

@@ -69,7 +69,10 @@ public func buildSinkApplication(
                                  budget: BodyBudget(capacity: configuration.maxBufferedBytes),
                                  // A storage with clients of its own counts each one's activity apart.
                                  activity: SinkActivity(perClient: !(authenticator is SharedTokenAuthenticator),
-                                                        time: configuration.time)),
+                                                        time: configuration.time),
+                                 metrics: SinkMetrics(storage: storage.storageDescription.kind,
+                                                      startTimeSeconds: Double(configuration.time.nowMs()) / 1000),
+                                 requestIDs: RequestIDs(seed: UInt64.random(in: .min ... .max))),
         server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "stepsync"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

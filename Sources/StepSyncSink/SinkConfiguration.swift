@@ -12,6 +12,9 @@ public struct SinkConfiguration: Sendable {
     public var dataPath: String
     /// When set, every request but `GET /health` must carry `Authorization: Bearer <token>`.
     public var token: String?
+    /// The token `GET /metrics` needs (`Authorization: Bearer <token>`, as Prometheus' `authorization.credentials`
+    /// sends it); `nil`: none on a loopback bind, elsewhere ``token`` (a sink of many clients then refuses).
+    public var metricsToken: String? = nil
     /// Lets a sink bound to a non-loopback address run without a token (`serve --allow-unauthenticated`).
     public var allowUnauthenticated: Bool
     /// The largest request body accepted, as sent (compressed or not); larger → 413.

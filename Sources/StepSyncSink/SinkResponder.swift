@@ -31,6 +31,10 @@ struct SinkResponder: HTTPResponder {
     let budget: BodyBudget
     /// Requests and ingests since start, for `GET /stats` (per client when the authenticator knows many).
     var activity = SinkActivity()
+    /// The figures of `GET /metrics`.
+    let metrics: SinkMetrics
+    /// The ids of requests that come without one.
+    let requestIDs: RequestIDs
     /// Warns once when a tokenless sink is reached through a proxy.
     let proxyWarning = ProxyWarning()
 
@@ -51,7 +55,7 @@ struct SinkResponder: HTTPResponder {
         RequestLogMiddleware(activity: activity, proxyWarning: proxyWarning,
                              tokenless: configuration.token == nil && authenticator is SharedTokenAuthenticator,
                              retryAfterSeconds: configuration.retryAfterSeconds, table: Self.table,
-                             time: configuration.time)
+                             time: configuration.time, metrics: metrics, requestIDs: requestIDs)
         HostCheckMiddleware(loopbackOnly: loopbackOnly)
     }
 
@@ -74,6 +78,10 @@ struct SinkResponder: HTTPResponder {
         case .open(let handler):
             guard route.methods.contains(request.method) else { throw wrongMethod(request.method, path, route) }
             return try await handler(self, request)
+        case .operatorRead(let handler):
+            guard route.methods.contains(request.method) else { throw wrongMethod(request.method, path, route) }
+            guard try await operatorMayRead(request) else { throw SinkError.unauthorized() }
+            return try await handler(self, request)
         case .token(let byMethod):
             handlers = byMethod
         }
@@ -87,6 +95,17 @@ struct SinkResponder: HTTPResponder {
         let call = SinkCall(request: request, route: route, parameters: parameters, query: try Query(request),
                             client: client)
         return try await handler(self, call)
+    }
+
+    /// Whether `request` may read an operator's route (``SinkRoute/Access/operatorRead(_:)``): with the metrics
+    /// token when set; else anyone on a loopback bind, and elsewhere a sink of one shared token's holder.
+    private func operatorMayRead(_ request: Request) async throws -> Bool {
+        if let token = configuration.metricsToken {
+            return try await SharedTokenAuthenticator(token: token).client(authorization: request.headers[.authorization]) != nil
+        }
+        if loopbackOnly { return true }
+        guard authenticator is SharedTokenAuthenticator else { return false }
+        return try await authenticator.client(authorization: request.headers[.authorization]) != nil
     }
 
     /// 405 naming the methods `route` allows, or 404 for a route the OpenAPI document does not list.

@@ -85,11 +85,17 @@ public protocol SampleStorage: Service, Sendable {
     /// directory or PostgreSQL database, so that clients tell this sink's data from another's. `nil` when unknown
     /// (the default).
     var sinkIdentity: String? { get }
+
+    /// The storage's connection pool now, for `GET /metrics`; `nil` (the default) for a storage without one.
+    var poolFigures: StoragePoolFigures? { get }
 }
 
 extension SampleStorage {
     /// No identity known.
     public var sinkIdentity: String? { nil }
+
+    /// No pool.
+    public var poolFigures: StoragePoolFigures? { nil }
 
     /// Inserts `batch.samples` (``insert(_:for:)``).
     public func insert(_ batch: SampleBatch, for client: ClientIdentity) async throws -> InsertOutcome {

@@ -16,4 +16,12 @@ public struct StorageHealth: Hashable, Sendable {
 
     /// Whether writes fail now.
     public var isDegraded: Bool { degradedReason != nil }
+
+    /// Whether writes fail for want of disk space (the system's `ENOSPC` text, or PostgreSQL's `disk_full`, in the
+    /// reason).
+    public var isDiskFull: Bool {
+        guard let reason = degradedReason?.lowercased() else { return false }
+        return reason.contains("no space left on device") || reason.contains("enospc") || reason.contains("disk full")
+            || reason.contains("disk_full")
+    }
 }

@@ -88,6 +88,29 @@ extension StepSyncCommand {
                 + "only starts, stops, degradations and warnings.", valueName: "level"))
         var logLevel: String?
 
+        @Option(name: .customLong("log-format"), help: ArgumentHelp(
+            "How log lines are written on stderr: text, or json (one object a line, for a log shipper).",
+            discussion: "Defaults to STEPSYNC_LOG_FORMAT, else text.", valueName: "format"))
+        var logFormat: String?
+
+        /// Whether `--log-format` (or `STEPSYNC_LOG_FORMAT`) asks for JSON lines.
+        func jsonLogs() throws -> Bool {
+            let text = (EnvironmentValue.or(logFormat, "STEPSYNC_LOG_FORMAT") ?? "text").lowercased()
+            guard text == "text" || text == "json" else {
+                throw ValidationError("--log-format \(text.prefix(64)) is not a format: text or json")
+            }
+            return text == "json"
+        }
+
+        @Option(name: .customLong("metrics-token"), parsing: .unconditional, help: ArgumentHelp(
+            "The token GET /metrics needs (Authorization: Bearer <token>).",
+            discussion: """
+                Defaults to STEPSYNC_METRICS_TOKEN. Without one, /metrics is open on a loopback --host and needs \
+                --token elsewhere; with --database on a non-loopback --host it is then refused (no client's token \
+                reads every client's figures).
+                """, valueName: "token"))
+        var metricsToken: String?
+
         /// The level `--log-level` (or `STEPSYNC_LOG_LEVEL`) names.
         func resolvedLogLevel() throws -> Logger.Level {
             let text = EnvironmentValue.or(logLevel, "STEPSYNC_LOG_LEVEL") ?? "info"
@@ -142,6 +165,7 @@ extension StepSyncCommand {
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, not \(port)") }
             _ = try resolvedLogLevel()
+            _ = try jsonLogs()
             guard (0.1...600).contains(databaseTimeout) else {
                 throw ValidationError("--database-timeout must be 0.1…600 seconds, not \(databaseTimeout)")
             }
@@ -203,8 +227,11 @@ extension StepSyncCommand {
                     "error: \(PortCheck.message(host: host, port: port, reason: problem.reason, inUse: problem.inUse))\n".utf8))
                 throw ExitCode.failure
             }
-            var logger = Logger(label: "stepsync.sink")
-            logger.logLevel = try resolvedLogLevel()
+            let level = try resolvedLogLevel()
+            var logger = try jsonLogs()
+                ? Logger(label: "stepsync.sink") { JSONLogHandler(label: $0, level: level, time: .system) }
+                : Logger(label: "stepsync.sink")
+            logger.logLevel = level
             var configuration = SinkConfiguration(
                 host: host, port: port, dataPath: dataFile ?? data.dataDirectory.sinkDataPath,
                 token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20,
@@ -212,6 +239,7 @@ extension StepSyncCommand {
                 maxInflatedBytes: max(256 << 20, maxBodyMib << 20), maxBufferedBytes: max(512 << 20, maxBodyMib << 21),
                 maxTypes: maxTypes, connectionLimits: connectionLimits)
             configuration.cors = CORSPolicy(allowedOrigins: corsOrigins)
+            configuration.metricsToken = EnvironmentValue.or(metricsToken, "STEPSYNC_METRICS_TOKEN")
             configuration.maxHAEBytes = maxHaeBytes
             configuration.maxBufferedBytes = max(configuration.maxBufferedBytes, 2 * maxHaeBytes)
             configuration.tls = tls

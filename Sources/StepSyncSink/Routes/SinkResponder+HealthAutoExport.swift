@@ -36,6 +36,9 @@ extension SinkResponder {
         let outcome = try await storage.insertReplacing(reading.samples, for: client)
         activity.recordIngest(inserted: outcome.inserted + outcome.replaced, duplicates: outcome.duplicates,
                               client: client)
+        metrics.recordIngest(types: [:], inserted: outcome.inserted, replaced: outcome.replaced,
+                             duplicates: outcome.duplicates)
+        metrics.recordHealthAutoExport(skipped: reading.skipped.values.reduce(0, +))
         return json(HAEIngestAnswer(reading: reading, inserted: outcome.inserted, replaced: outcome.replaced,
                                     duplicates: outcome.duplicates).encoded())
     }

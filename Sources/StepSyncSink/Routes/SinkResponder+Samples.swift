@@ -38,8 +38,17 @@ extension SinkResponder {
         }
         let outcome = try await storage.insert(SampleBatch(decoded, body: body), for: client)
         activity.recordIngest(inserted: outcome.inserted, duplicates: outcome.duplicates, client: client)
+        metrics.recordIngest(types: Self.typeCounts(decoded.samples), inserted: outcome.inserted,
+                             duplicates: outcome.duplicates)
         return json(SinkIngestAnswer(saved: decoded.samples.count, inserted: outcome.inserted,
                                      duplicates: outcome.duplicates).encoded())
+    }
+
+    /// How many of `samples` are of each type (one comparison a sample for the usual batch of one type).
+    static func typeCounts(_ samples: [HealthSample]) -> [SampleType: Int] {
+        guard let first = samples.first?.type else { return [:] }
+        if samples.allSatisfy({ $0.type == first }) { return [first: samples.count] }
+        return samples.reduce(into: [:]) { $0[$1.type, default: 0] += 1 }
     }
 
     private func decode(_ body: ByteBuffer, _ shape: Shape) throws(WireError) -> DecodedSamples {

@@ -20,6 +20,10 @@ struct SinkRoute: Sendable {
         case open(PublicHandler)
         /// Only a client its token names: one handler per method, in the order the `Allow` header lists them.
         case token([(method: HTTPRequest.Method, handler: Handler)])
+        /// The operator's reads (`/metrics`): `GET` and `HEAD` with the metrics token when one is set
+        /// (``SinkConfiguration/metricsToken``); without one, anyone on a loopback bind, and elsewhere the sink's
+        /// shared token (a sink of many clients then refuses: no client's token may read every client's figures).
+        case operatorRead(PublicHandler)
     }
 
     /// A segment of a template.
@@ -66,6 +70,11 @@ struct SinkRoute: Sendable {
         SinkRoute(template, access: .open(handler), dashboardRead: dashboardRead, documented: documented)
     }
 
+    /// An operator's read (``Access/operatorRead(_:)``), answered by `handler`; not a dashboard request.
+    static func operatorRead(_ template: String, _ handler: @escaping PublicHandler) -> SinkRoute {
+        SinkRoute(template, access: .operatorRead(handler), dashboardRead: true, documented: true)
+    }
+
     /// Whether anyone may call it, token or not.
     var isPublic: Bool {
         if case .open = access { return true }
@@ -75,7 +84,7 @@ struct SinkRoute: Sendable {
     /// The methods it answers.
     var methods: [HTTPRequest.Method] {
         switch access {
-        case .open: [.get, .head]
+        case .open, .operatorRead: [.get, .head]
         case .token(let handlers): handlers.map(\.method)
         }
     }

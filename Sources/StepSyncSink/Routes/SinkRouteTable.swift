@@ -23,7 +23,8 @@ struct SinkRouteTable: Sendable {
 
     /// The sink's table: samples and deletions, daily figures, series, export, dashboard and documents.
     static let sink = SinkRouteTable(SinkResponder.sampleRoutes + SinkResponder.dailyRoutes
-        + SinkResponder.seriesRoutes + SinkResponder.exportRoutes + SinkResponder.dashboardRoutes + SinkResponder.healthAutoExportRoutes)
+        + SinkResponder.seriesRoutes + SinkResponder.exportRoutes + SinkResponder.dashboardRoutes + SinkResponder.healthAutoExportRoutes
+        + SinkResponder.metricsRoutes)
 
     /// The route `path` names (a literal template first, then one with parameters) and its parameters' texts.
     func resolve(_ path: String) -> (route: SinkRoute, parameters: [Substring])? {
@@ -32,6 +33,13 @@ struct SinkRouteTable: Sendable {
             if let parameters = route.match(path) { return (route, parameters) }
         }
         return nil
+    }
+
+    /// The template of the route `path` names (a trailing `/` ignored, as the dispatcher does), or `nil`.
+    func template(of path: String) -> String? {
+        var path = path
+        if path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return resolve(path)?.route.template
     }
 
     /// Whether `request` is one of the dashboard's own reads (a `GET` or `HEAD` of a route marked so, its path as
