@@ -228,10 +228,21 @@ extension StepSyncCommand {
                 throw ExitCode.failure
             }
             let level = try resolvedLogLevel()
-            var logger = try jsonLogs()
+            let json = try jsonLogs()
+            var logger = json
                 ? Logger(label: "stepsync.sink") { JSONLogHandler(label: $0, level: level, time: .system) }
                 : Logger(label: "stepsync.sink")
             logger.logLevel = level
+            // What serve says on stderr besides its log: plain lines, or log lines of their own with JSON logs (so
+            // that every stderr line is one JSON object).
+            let sayLogger = logger
+            let say: @Sendable (Logger.Level, String) -> Void = { level, text in
+                if json {
+                    sayLogger.log(level: level, "\(text)")
+                } else {
+                    FileHandle.standardError.write(Data((level >= .warning ? "warning: \(text)\n" : "\(text)\n").utf8))
+                }
+            }
             var configuration = SinkConfiguration(
                 host: host, port: port, dataPath: dataFile ?? data.dataDirectory.sinkDataPath,
                 token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20,
@@ -244,28 +255,23 @@ extension StepSyncCommand {
             configuration.maxBufferedBytes = max(configuration.maxBufferedBytes, 2 * maxHaeBytes)
             configuration.tls = tls
             if allowUnauthenticated, effectiveToken == nil, !SinkSetupError.isLoopback(host) {
-                FileHandle.standardError.write(Data("""
-                    warning: serving \(host) without a token: anyone who can reach this port can read and delete \
-                    every sample (--allow-unauthenticated)
-
-                    """.utf8))
+                say(.warning, """
+                    serving \(host) without a token: anyone who can reach this port can read and delete every \
+                    sample (--allow-unauthenticated)
+                    """)
             }
             if tls == nil, !SinkSetupError.isLoopback(host) {
-                FileHandle.standardError.write(Data("""
-                    warning: serving plain HTTP on \(host): bearer tokens and samples cross the network in clear — \
-                    give --tls-cert and --tls-key, or put a TLS proxy in front
-
-                    """.utf8))
+                say(.warning, """
+                    serving plain HTTP on \(host): bearer tokens and samples cross the network in clear — give \
+                    --tls-cert and --tls-key, or put a TLS proxy in front
+                    """)
             }
             let host = self.host
             let scheme = tls == nil ? "http" : "https"
             let announce: @Sendable (Int) async -> Void = { port in
                 // Unbuffered, so a script reading the port sees it at once.
                 FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(port)\n".utf8))
-                FileHandle.standardError.write(Data("""
-                    dashboard: \(scheme)://\(host):\(port)/ · API: \(scheme)://\(host):\(port)/openapi.json
-
-                    """.utf8))
+                say(.notice, "dashboard: \(scheme)://\(host):\(port)/ · API: \(scheme)://\(host):\(port)/openapi.json")
             }
             if database.givenURL != nil {
                 let postgres: (storage: PostgresSampleStorage, authenticator: ClientAuthenticator)
