@@ -146,6 +146,49 @@ struct OperatorTests {
         }
     }
 
+    /// The binary `.ci/run` builds with `--static-swift-stdlib` (`STEPSYNC_STATIC_BINARY`); CI must have it.
+    static var staticBinary: String? { ProcessInfo.processInfo.environment["STEPSYNC_STATIC_BINARY"] }
+
+    /// The toolchain's folder (`/opt/swift` for `/opt/swift/usr/bin/swift`).
+    static var toolchain: String? {
+        tool("swift").map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path }
+    }
+
+    /// Runs `binary arguments` in a mount namespace where the toolchain's folder is an empty tmpfs.
+    static func withoutToolchain(_ binary: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let toolchain = try #require(Self.toolchain, "swift is not on PATH")
+        let command = "mount -t tmpfs none \(toolchain) && exec \(binary) \(arguments.joined(separator: " "))"
+        let unshare = try #require(tool("unshare"))
+        let process = try StepSyncProcess(["-m", "sh", "-c", command], executable: unshare, killOnRelease: true)
+        let status = try await process.wait()
+        return (status, process.stdout, process.stderr)
+    }
+
+    @Test("the --static-swift-stdlib binary needs no Swift library: ldd lists none, and the demo runs with the toolchain hidden (the debug binary cannot)",
+          .enabled(if: staticBinary != nil || onCI, "set STEPSYNC_STATIC_BINARY to a binary built with --static-swift-stdlib (.ci/run does)"))
+    func staticBinaryRunsWithoutSwift() async throws {
+        let binary = try #require(Self.staticBinary, "STEPSYNC_STATIC_BINARY is not set: .ci/run builds the static binary first")
+        let ldd = try #require(Self.tool("ldd"))
+        let (linked, libraries) = try await StepSyncProcess.run([binary], executable: ldd)
+        #expect(linked == 0 && libraries.stdout.contains("libc.so"), "\(libraries.stdout)\(libraries.stderr)")
+        #expect(!libraries.stdout.contains("libswift") && !libraries.stdout.contains("libFoundation")
+                && !libraries.stdout.contains("libdispatch"), "\(libraries.stdout)")
+        let (dynamicLinked, dynamicLibraries) = try await StepSyncProcess.run([StepSyncProcess.binaryPath], executable: ldd)
+        #expect(dynamicLinked == 0 && dynamicLibraries.stdout.contains("libswiftCore.so"))
+        try await withTemporaryDirectory("stepsync-static") { dir in
+            let run = try await Self.withoutToolchain(binary, ["demo", "--years", "1", "--types", "steps", "--json"])
+            #expect(run.status == 0, "\(run.stderr.suffix(2000))")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+                                      "\(run.stdout.suffix(500))")
+            #expect(report["exact"] as? Bool == true && (report["synced"] as? Int ?? 0) > 0, "\(report)")
+            // The toolchain really is hidden there: the dynamically linked binary cannot start.
+            let dynamic = try await Self.withoutToolchain(StepSyncProcess.binaryPath, ["--version"])
+            #expect(dynamic.status != 0 && dynamic.stderr.contains("libswift") && dynamic.stderr.contains("cannot open shared object file"), "\(dynamic.stderr)")
+            _ = dir
+        }
+    }
+
     @Test("Deploy/stepsync.service passes systemd-analyze verify with nothing printed (a broken copy prints its fault)",
           .enabled(if: tool("systemd-analyze") != nil || onCI, "systemd-analyze is not installed"))
     func systemdUnit() async throws {
