@@ -35,7 +35,7 @@ struct DatabaseOptions: ParsableArguments {
         var logger = Logger(label: "stepsync.clients") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         do {
-            return try await PostgresSampleStorage.withStorage(configuration: .init(url: url, maximumConnections: 2),
+            return try await PostgresSampleStorage.withStorage(configuration: .init(url: url, maximumConnections: 2, time: .system),
                                                                logger: logger, body)
         } catch let error as PostgresStorageError {
             FileHandle.standardError.write(Data("error: \(Self.message(error, url: url))\n".utf8))

@@ -73,7 +73,7 @@ public struct SyncEngine: Sendable {
         uploader: any Uploader,
         configuration: SyncConfiguration,
         logger: Logger,
-        time: TimeSource = .system,
+        time: TimeSource,
         randomSeed: UInt64 = UInt64.random(in: .min ... .max)
     ) {
         self.store = store

@@ -27,7 +27,7 @@ public final class ClientAuthenticator: SinkAuthenticator, Sendable {
     private let cache = Mutex<[[UInt8]: Entry]>([:])
 
     /// An authenticator over `storage`'s `clients` table.
-    public init(storage: PostgresSampleStorage, time: TimeSource = .system, cacheLifetime: Duration = .milliseconds(500),
+    public init(storage: PostgresSampleStorage, time: TimeSource, cacheLifetime: Duration = .milliseconds(500),
                 maximumEntries: Int = 10_000) {
         self.storage = storage
         self.elapsed = time.stopwatch()

@@ -59,7 +59,7 @@ public final class PostgresSampleStorage: Sendable {
         public init(url: DatabaseURL, maximumConnections: Int = 20, ingest: IngestMethod = .copy,
                     leaseTimeout: Duration = .seconds(5), operationTimeout: Duration = .seconds(6),
                     healthTimeout: Duration = .milliseconds(800), maxTypes: Int = 256, retryAfterSeconds: Int = 1,
-                    time: TimeSource = .system) {
+                    time: TimeSource) {
             self.url = url
             self.maximumConnections = maximumConnections
             self.ingest = ingest

@@ -58,7 +58,7 @@ public struct SinkConfiguration: Sendable {
     /// HTTPS with this certificate and key (`serve --tls-cert/--tls-key`); `nil`: plain HTTP.
     public var tls: SinkTLS? = nil
     /// Where the sink reads the time (its activity's times, when its storage became degraded); tests fix it.
-    public var time: TimeSource = .system
+    public var time: TimeSource
 
     /// Creates a configuration; every default is the `stepsync serve` default.
     public init(
@@ -77,7 +77,8 @@ public struct SinkConfiguration: Sendable {
         durable: Bool = true,
         retryAfterSeconds: Int = 5,
         connectionLimits: ConnectionLimits = ConnectionLimits(),
-        onSync: (@Sendable () -> Void)? = nil
+        onSync: (@Sendable () -> Void)? = nil,
+        time: TimeSource
     ) {
         self.host = host
         self.port = port
@@ -95,5 +96,6 @@ public struct SinkConfiguration: Sendable {
         self.retryAfterSeconds = retryAfterSeconds
         self.connectionLimits = connectionLimits
         self.onSync = onSync
+        self.time = time
     }
 }

@@ -30,7 +30,7 @@ struct SinkResponder: HTTPResponder {
     /// The bytes all requests' bodies may hold at once.
     let budget: BodyBudget
     /// Requests and ingests since start, for `GET /stats` (per client when the authenticator knows many).
-    var activity = SinkActivity()
+    let activity: SinkActivity
     /// The figures of `GET /metrics`.
     let metrics: SinkMetrics
     /// The ids of requests that come without one.

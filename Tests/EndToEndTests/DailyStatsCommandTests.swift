@@ -84,15 +84,15 @@ struct DailyStatsCommandTests {
                                        sourceName: "iPhone", sourceBundleId: "com.apple.health", deviceName: "iPhone")])
         let command = try #require(try StepSyncCommand.parseAsRoot(["stats", "--daily", "--data-dir", dir.path])
             as? StepSyncCommand.Stats)
-        let berlin = try command.daily.request(store: store, environment: ["STEPSYNC_TZ": "Europe/Berlin"])
+        let berlin = try command.daily.request(store: store, environment: ["STEPSYNC_TZ": "Europe/Berlin"], time: .system)
         #expect(berlin.timeZoneName == "Europe/Berlin")
         #expect(berlin.to == CivilDate(year: 2024, month: 5, day: 11))
         #expect(berlin.from == CivilDate(year: 2024, month: 4, day: 12))
-        let newYork = try command.daily.request(store: store, environment: ["STEPSYNC_TZ": "America/New_York"])
+        let newYork = try command.daily.request(store: store, environment: ["STEPSYNC_TZ": "America/New_York"], time: .system)
         #expect(newYork.to == CivilDate(year: 2024, month: 5, day: 10))
-        #expect(try command.daily.request(store: store, environment: [:]).timeZoneName == TimeZone.current.identifier)
+        #expect(try command.daily.request(store: store, environment: [:], time: .system).timeZoneName == TimeZone.current.identifier)
         do {
-            _ = try command.daily.request(store: store, environment: ["STEPSYNC_TZ": "Mars/Base"])
+            _ = try command.daily.request(store: store, environment: ["STEPSYNC_TZ": "Mars/Base"], time: .system)
             Issue.record("STEPSYNC_TZ=Mars/Base was accepted")
         } catch {
             #expect(StepSyncCommand.message(for: error).hasPrefix("STEPSYNC_TZ: \"Mars/Base\" is not an IANA time zone"))
@@ -100,7 +100,7 @@ struct DailyStatsCommandTests {
         // An empty store ends on today, and --from alone runs to the newest sample's day.
         let fromOnly = try #require(try StepSyncCommand.parseAsRoot(
             ["stats", "--daily", "--from", "2024-05-01", "--tz", "UTC", "--data-dir", dir.path]) as? StepSyncCommand.Stats)
-        let request = try fromOnly.daily.request(store: store)
+        let request = try fromOnly.daily.request(store: store, time: .system)
         #expect((request.from, request.to) == (CivilDate(year: 2024, month: 5, day: 1), CivilDate(year: 2024, month: 5, day: 10)))
     }
 

@@ -55,7 +55,7 @@ struct DashboardBrowserTests {
         let stepCount = samples.filter { $0.type == .stepCount }.count
         let (layered, layer) = try await StepSyncProcess.run(["layer", "--data-dir", dir + "/data"])
         #expect(layered == 0, "\(layer.stderr)")
-        let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", token: token)
+        let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", token: token, time: .system)
         try await SinkServer.withRunningSink(configuration: configuration, logger: SinkHarness.quiet) { port in
             let (status, sync) = try await StepSyncProcess.run([
                 "sync", "--data-dir", dir + "/data", "--server", "http://127.0.0.1:\(port)", "--token", token, "--json"])

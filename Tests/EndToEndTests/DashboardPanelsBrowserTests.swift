@@ -22,7 +22,7 @@ struct DashboardPanelsBrowserTests {
     {
         let dir = TemporaryDirectory.uniquePath("stepsync-panels")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", token: token)
+        let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", token: token, time: .system)
         try await SinkServer.withRunningSink(configuration: configuration, logger: SinkHarness.quiet) { port in
             try await SinkHarness.post(samples, port: port, token: token)
             try await body(port, dir)

@@ -61,7 +61,7 @@ struct DashboardSpanBrowserTests {
         _ = try #require(Chromium.path, "chromium is not installed: apt-get install chromium")
         let dir = try TemporaryDirectory.make("stepsync-dash-span")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", token: Self.token)
+        let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", token: Self.token, time: .system)
         try await SinkServer.withRunningSink(configuration: configuration, logger: SinkHarness.quiet) { port in
             try await SinkHarness.post(Self.steps + Self.sleep + Self.others + Self.orphan, port: port, token: Self.token)
             let url = "http://127.0.0.1:\(port)/?tz=\(Self.zone)#token=\(Self.token)"

@@ -141,12 +141,12 @@ struct GenerateCommandTests {
 
     @Test("--append-days stops at today: 30 days asked for after a history ending two days ago add the days up to today (real binary)")
     func appendClippedAtToday() async throws {
-        let todayBefore = CivilDate.today()
+        let todayBefore = CivilDate.today(nowMs: TimeSource.system.nowMs())
         let last = todayBefore.advanced(by: -2)
         let dir = try Self.storeWithSteps(last...last)
         defer { try? FileManager.default.removeItem(at: dir) }
         let (status, process) = try await StepSyncProcess.run(["generate", "--seed", "3", "--append-days", "30", "--json", "--data-dir", dir.path])
-        let todayAfter = CivilDate.today()
+        let todayAfter = CivilDate.today(nowMs: TimeSource.system.nowMs())
         #expect(status == 0, "\(process.stderr)")
         let json = try process.json()
         let first = try #require((json["firstDay"] as? String).flatMap { CivilDate(iso: $0) })

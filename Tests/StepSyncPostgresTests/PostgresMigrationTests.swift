@@ -15,7 +15,7 @@ struct PostgresMigrationTests {
     func fromVersion2() async throws {
         try await PostgresHarness.withDatabase { url in
             let configuration = PostgresSampleStorage.Configuration(
-                url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout)
+                url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
             try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger,
                                                         migrate: false) { storage in
                 #expect(try await PostgresSchema.migrate(storage.client, upTo: 2, logger: quietLogger) == [1, 2])
@@ -181,7 +181,7 @@ struct PostgresMigrationTests {
         #expect(SampleTypeKey.refusal(name: forged, key: SampleTypeKey.of(forged)) == nil)
         try await PostgresHarness.withDatabase { url in
             let configuration = PostgresSampleStorage.Configuration(
-                url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout)
+                url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
             try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger,
                                                         migrate: false) { storage in
                 #expect(try await PostgresSchema.migrate(storage.client, upTo: 4, logger: quietLogger) == [1, 2, 3, 4])

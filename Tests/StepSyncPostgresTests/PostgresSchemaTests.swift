@@ -43,7 +43,7 @@ struct PostgresSchemaTests {
             // Another session gets the database's defaults: the setting would weaken a plain connection.
             #expect(try await server.psql("SHOW synchronous_commit", url: url) == "off\n")
             let configuration = PostgresSampleStorage.Configuration(
-                url: try DatabaseURL(url), maximumConnections: 1, leaseTimeout: PostgresHarness.patientLeaseTimeout)
+                url: try DatabaseURL(url), maximumConnections: 1, leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
             let settings = try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) {
                 storage in
                 try await storage.withConnection { connection in

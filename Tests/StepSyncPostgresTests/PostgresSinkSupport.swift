@@ -19,15 +19,15 @@ func withPostgresSink<R: Sendable, C: Clock>(
     _ body: @Sendable (_ port: Int) async throws -> R
 ) async throws -> R where C.Duration == Duration {
     // Migrating is set-up, not the behaviour under test: it waits as long as the machine needs.
-    let setUp = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout)
+    let setUp = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
     _ = try await PostgresSampleStorage.withStorage(configuration: setUp, logger: logger) { _ in }
     let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), leaseTimeout: leaseTimeout,
                                                             operationTimeout: operationTimeout,
-                                                            healthTimeout: healthTimeout, maxTypes: maxTypes)
+                                                            healthTimeout: healthTimeout, maxTypes: maxTypes, time: .system)
     let storage = PostgresSampleStorage(configuration: configuration, logger: logger)
     let authenticator = ClientAuthenticator(storage: storage, time: TimeSource(clock))
     return try await SinkServer.withRunningSink(
-        configuration: SinkConfiguration(port: 0, dataPath: "/nonexistent/unused"), storage: storage,
+        configuration: SinkConfiguration(port: 0, dataPath: "/nonexistent/unused", time: .system), storage: storage,
         authenticator: authenticator, logger: logger, body)
 }
 
@@ -45,7 +45,7 @@ func withPostgresSink<R: Sendable>(url: String, logger: Logger = quietLogger,
 /// Adds clients directly through the storage; returns their tokens by name.
 func addClients(_ names: [String], url: String) async throws -> [String: String] {
     let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 1,
-                                                            leaseTimeout: PostgresHarness.patientLeaseTimeout)
+                                                            leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
     return try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) { storage in
         var tokens: [String: String] = [:]
         for name in names {
@@ -69,7 +69,7 @@ func sync(_ fixture: SyncFixture, port: Int, token: String?, concurrency: Int = 
                                            time: .system, logger: quietLogger) { uploader in
         let engine = SyncEngine(store: fixture.store, uploader: uploader,
                                 configuration: SyncConfiguration(concurrency: concurrency, retryPolicy: policy),
-                                logger: quietLogger)
+                                logger: quietLogger, time: .system)
         return try await engine.run(progress: progress)
     }
 }

@@ -75,7 +75,7 @@ struct PostgresSinkTests {
             }
             // Revoked: a sink started afterwards refuses it at once; Ben is unaffected.
             let configuration = PostgresSampleStorage.Configuration(
-                url: try DatabaseURL(url), maximumConnections: 1, leaseTimeout: PostgresHarness.patientLeaseTimeout)
+                url: try DatabaseURL(url), maximumConnections: 1, leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
             try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) {
                 try await $0.revokeClient(name: "anna")
             }
@@ -148,7 +148,7 @@ struct PostgresSinkTests {
                 let anna = SinkCaller(port: port, token: tokens["anna"])
                 #expect(try await anna.send(.GET, "/steps").status == 200)
                 let configuration = PostgresSampleStorage.Configuration(
-                    url: try DatabaseURL(url), maximumConnections: 1, leaseTimeout: PostgresHarness.patientLeaseTimeout)
+                    url: try DatabaseURL(url), maximumConnections: 1, leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
                 try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) {
                     try await $0.revokeClient(name: "anna")
                 }

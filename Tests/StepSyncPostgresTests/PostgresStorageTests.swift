@@ -23,7 +23,7 @@ struct PostgresStorageTests {
     func concurrentMigrations() async throws {
         try await PostgresHarness.withDatabase { url in
             let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 2,
-                                                                    leaseTimeout: PostgresHarness.patientLeaseTimeout)
+                                                                    leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
             let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 0..<8 {
                     group.addTask {
@@ -191,7 +191,7 @@ struct PostgresStorageTests {
         try await PostgresHarness.withDatabase { url in
             let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 1,
                                                                     ingest: method,
-                                                                    leaseTimeout: PostgresHarness.patientLeaseTimeout)
+                                                                    leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
             try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) { storage in
                 let owner = try await storage.addClient(name: "anna", token: .random())
                 var bad = stepSamples(50)
@@ -214,7 +214,7 @@ struct PostgresStorageTests {
         let port = closed.port
         let configuration = PostgresSampleStorage.Configuration(
             url: try DatabaseURL("postgresql://stepsync@127.0.0.1:\(port)/nothing?sslmode=disable"),
-            leaseTimeout: .milliseconds(300))
+            leaseTimeout: .milliseconds(300), time: .system)
         let error = await #expect(throws: PostgresStorageError.self) {
             try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) { _ in }
         }

@@ -13,7 +13,7 @@ func withStorage<R: Sendable>(
 ) async throws -> R {
     try await PostgresHarness.withDatabase { url in
         let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), ingest: ingest,
-                                                                leaseTimeout: PostgresHarness.patientLeaseTimeout)
+                                                                leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
         return try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) { storage in
             try await body(storage, url)
         }

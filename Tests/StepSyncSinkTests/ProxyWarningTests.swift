@@ -43,7 +43,7 @@ struct ProxyWarningTests {
 
     static func withSink<R: Sendable>(dir: String, token: String? = nil, logger: Logger,
                                       _ body: @Sendable (Int) async throws -> R) async throws -> R {
-        let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: dir + "/steps.jsonl", token: token)
+        let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: dir + "/steps.jsonl", token: token, time: .system)
         return try await SinkServer.withRunningSink(configuration: configuration, logger: logger, body)
     }
 

@@ -21,7 +21,7 @@ extension SinkBackend {
             url = try await PostgresHarness.sharedServer().createDatabase()
             let fresh = ClientToken.random()
             let storageConfiguration = PostgresSampleStorage.Configuration(
-                url: try DatabaseURL(url), maximumConnections: 2, leaseTimeout: PostgresHarness.patientLeaseTimeout)
+                url: try DatabaseURL(url), maximumConnections: 2, leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
             _ = try await PostgresSampleStorage.withStorage(configuration: storageConfiguration, logger: quietLogger) {
                 try await $0.addClient(name: "sink-test", token: fresh)
             }
@@ -35,7 +35,8 @@ extension SinkBackend {
         let (storage, authenticator) = try await PostgresSink.prepare(
             configuration: .init(url: try DatabaseURL(url), leaseTimeout: PostgresHarness.patientLeaseTimeout,
                                  healthTimeout: PostgresHarness.patientLeaseTimeout,
-                                 maxTypes: configuration.maxTypes, retryAfterSeconds: configuration.retryAfterSeconds),
+                                 maxTypes: configuration.maxTypes, retryAfterSeconds: configuration.retryAfterSeconds,
+                                 time: configuration.time),
             logger: quietLogger)
         return (storage, authenticator, token)
     }

@@ -151,7 +151,7 @@ struct SinkMetricsTests {
     func logLines(backend: SinkBackend) async throws {
         let lines = LogLines()
         try await withTemporaryDirectory { dir in
-            let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl")
+            let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", time: .system)
             let (storage, authenticator, token) = try await backend.makeStorage(directory: dir, configuration: configuration)
             try await SinkServer.withRunningSink(configuration: configuration, storage: storage,
                                                  authenticator: authenticator, logger: lines.logger) { port in

@@ -38,7 +38,7 @@ struct SinkSecurityTests {
     @Test("issue 11.5: a non-loopback bind without a token is refused naming --token; with --allow-unauthenticated it is allowed")
     func publicBindNeedsToken() async throws {
         try await withTemporaryDirectory { dir in
-            var configuration = SinkConfiguration(host: "0.0.0.0", port: 0, dataPath: dir + "/sink/steps.jsonl")
+            var configuration = SinkConfiguration(host: "0.0.0.0", port: 0, dataPath: dir + "/sink/steps.jsonl", time: .system)
             await #expect {
                 try await SinkServer.withRunningSink(configuration: configuration, logger: quietLogger) { _ in 0 }
             } throws: { error in
@@ -46,19 +46,19 @@ struct SinkSecurityTests {
             }
             #expect(!FileManager.default.fileExists(atPath: dir + "/sink/steps.jsonl"))
             #expect(throws: Never.self) {
-                try SinkSetupError.check(SinkConfiguration(host: "0.0.0.0", dataPath: "", token: "0123456789abcdef"))
+                try SinkSetupError.check(SinkConfiguration(host: "0.0.0.0", dataPath: "", token: "0123456789abcdef", time: .system))
             }
             // Issue 21.10: a guessable token on a public bind is refused, on loopback any token is fine.
             for weak in ["t", " ", String(repeating: " ", count: 16), "0123456789abcde"] {
                 #expect(throws: SinkSetupError.self) {
-                    try SinkSetupError.check(SinkConfiguration(host: "0.0.0.0", dataPath: "", token: weak))
+                    try SinkSetupError.check(SinkConfiguration(host: "0.0.0.0", dataPath: "", token: weak, time: .system))
                 }
             }
-            #expect(throws: Never.self) { try SinkSetupError.check(SinkConfiguration(host: "127.0.0.1", dataPath: "", token: "t")) }
+            #expect(throws: Never.self) { try SinkSetupError.check(SinkConfiguration(host: "127.0.0.1", dataPath: "", token: "t", time: .system)) }
             configuration.allowUnauthenticated = true
             #expect(throws: Never.self) { try SinkSetupError.check(configuration) }
-            #expect(throws: Never.self) { try SinkSetupError.check(SinkConfiguration(host: "127.0.0.1", dataPath: "")) }
-            #expect(throws: Never.self) { try SinkSetupError.check(SinkConfiguration(host: "::1", dataPath: "")) }
+            #expect(throws: Never.self) { try SinkSetupError.check(SinkConfiguration(host: "127.0.0.1", dataPath: "", time: .system)) }
+            #expect(throws: Never.self) { try SinkSetupError.check(SinkConfiguration(host: "::1", dataPath: "", time: .system)) }
         }
     }
 

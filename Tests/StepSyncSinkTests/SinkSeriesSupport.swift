@@ -9,7 +9,7 @@ func withStorageSink<T: Sendable>(
     _ backend: SinkBackend, directory: String,
     _ body: @Sendable (SinkTestClient, any SampleStorage, ClientIdentity) async throws -> T
 ) async throws -> T {
-    let configuration = SinkConfiguration(port: 0, dataPath: directory + "/sink/steps.jsonl", token: nil)
+    let configuration = SinkConfiguration(port: 0, dataPath: directory + "/sink/steps.jsonl", token: nil, time: .system)
     let (storage, authenticator, token) = try await backend.makeStorage(directory: directory,
                                                                          configuration: configuration)
     return try await SinkServer.withRunningSink(configuration: configuration, storage: storage,
@@ -30,7 +30,7 @@ func addPostgresClient(directory: String, name: String) async throws -> String {
     }
     let token = ClientToken.random()
     let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), maximumConnections: 1,
-                                                            leaseTimeout: PostgresHarness.patientLeaseTimeout)
+                                                            leaseTimeout: PostgresHarness.patientLeaseTimeout, time: .system)
     _ = try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger) {
         try await $0.addClient(name: name, token: token)
     }

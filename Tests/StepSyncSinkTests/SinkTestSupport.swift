@@ -38,7 +38,7 @@ enum SinkBackend: String, CaseIterable, Sendable, CustomStringConvertible {
             let storage = try JSONLStorage(stepsPath: configuration.dataPath, durable: configuration.durable,
                                            retryAfterSeconds: configuration.retryAfterSeconds,
                                            maxTypes: configuration.maxTypes, onSync: configuration.onSync,
-                                           logger: quietLogger)
+                                           time: .system, logger: quietLogger)
             return (storage, SharedTokenAuthenticator(token: configuration.token), configuration.token)
         case .postgres:
             return try await makePostgresStorage(directory: directory, configuration: configuration)
@@ -65,7 +65,7 @@ func withSink<T: Sendable>(
     _ body: @Sendable (SinkTestClient, String) async throws -> T
 ) async throws -> T {
     let path = directory + "/sink/steps.jsonl"
-    var configuration = SinkConfiguration(port: 0, dataPath: path, token: token)
+    var configuration = SinkConfiguration(port: 0, dataPath: path, token: token, time: .system)
     configure(&configuration)
     let (storage, authenticator, clientToken) = try await backend.makeStorage(directory: directory,
                                                                               configuration: configuration)

@@ -14,7 +14,7 @@ public enum SinkHarness {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let configuration = SinkConfiguration(
-            host: "127.0.0.1", port: 0, dataPath: (dir as NSString).appendingPathComponent("steps.jsonl"))
+            host: "127.0.0.1", port: 0, dataPath: (dir as NSString).appendingPathComponent("steps.jsonl"), time: .system)
         return try await SinkServer.withRunningSink(configuration: configuration, logger: quiet) { port in
             try await body(port)
         }

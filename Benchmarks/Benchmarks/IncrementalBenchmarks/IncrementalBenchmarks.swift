@@ -73,7 +73,7 @@ final class IncrementalHistory {
 
     /// Layers what changed and syncs it into the bundled sink (measured: layer + sync, not the sink's start).
     func layerAndSync(benchmark: Benchmark) async throws -> SyncReport {
-        let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: directory.sinkDataPath)
+        let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: directory.sinkDataPath, time: .system)
         let store = store
         let box = BenchmarkBox(benchmark: benchmark)
         return try await SinkServer.withRunningSink(configuration: configuration, logger: Self.logger) { port in
@@ -86,7 +86,7 @@ final class IncrementalHistory {
     }
 
     func sync() async throws -> SyncReport {
-        let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: directory.sinkDataPath)
+        let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: directory.sinkDataPath, time: .system)
         let store = store
         return try await SinkServer.withRunningSink(configuration: configuration, logger: Self.logger) { port in
             try await Self.sync(store: store, port: port)
@@ -96,7 +96,7 @@ final class IncrementalHistory {
     static func sync(store: StepStore, port: Int) async throws -> SyncReport {
         try await HTTPUploader.withUploader(server: "http://127.0.0.1:\(port)", concurrency: 3, logger: logger) { uploader in
             try await SyncEngine(store: store, uploader: uploader, configuration: SyncConfiguration(concurrency: 3),
-                                 logger: logger).run()
+                                 logger: logger, time: .system).run()
         }
     }
 

@@ -124,14 +124,14 @@ func ingestPostgres(method: PostgresSampleStorage.IngestMethod, posters: Int, bo
     let server = try await PostgresHarness.sharedServer()
     let url = try await server.createDatabase()
     defer { Task { await server.dropDatabase(url: url) } }
-    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), ingest: method)
+    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), ingest: method, time: .system)
     let token = ClientToken.random()
     _ = try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quiet) {
         try await $0.addClient(name: "bench", token: token)
     }
     let storage = PostgresSampleStorage(configuration: configuration, logger: quiet)
-    let authenticator = ClientAuthenticator(storage: storage)
-    try await SinkServer.withRunningSink(configuration: SinkConfiguration(port: 0, dataPath: "/unused"),
+    let authenticator = ClientAuthenticator(storage: storage, time: .system)
+    try await SinkServer.withRunningSink(configuration: SinkConfiguration(port: 0, dataPath: "/unused", time: .system),
                                          storage: storage, authenticator: authenticator, logger: quiet) { port in
         let (cpu, pg) = (processCPU(), postgresCPU(server))
         try await measured(box) { try await postAll(port: port, token: token.text, posters: posters) }
@@ -144,7 +144,7 @@ func ingestPostgres(method: PostgresSampleStorage.IngestMethod, posters: Int, bo
 func ingestJSONL(posters: Int, box: BenchmarkBox) async throws {
     let directory = NSTemporaryDirectory() + "stepsync-pg-bench-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let configuration = SinkConfiguration(port: 0, dataPath: directory + "/steps.jsonl", durable: true)
+    let configuration = SinkConfiguration(port: 0, dataPath: directory + "/steps.jsonl", durable: true, time: .system)
     try await SinkServer.withRunningSink(configuration: configuration, logger: quiet) { port in
         let cpu = processCPU()
         try await measured(box) { try await postAll(port: port, token: nil, posters: posters) }
@@ -157,7 +157,7 @@ func insertDirect(method: PostgresSampleStorage.IngestMethod, concurrency: Int, 
     let server = try await PostgresHarness.sharedServer()
     let url = try await server.createDatabase()
     defer { Task { await server.dropDatabase(url: url) } }
-    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), ingest: method)
+    let configuration = PostgresSampleStorage.Configuration(url: try DatabaseURL(url), ingest: method, time: .system)
     try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quiet) { storage in
         let client = try await storage.addClient(name: "bench", token: .random())
         let identity = ClientIdentity(String(client.id))

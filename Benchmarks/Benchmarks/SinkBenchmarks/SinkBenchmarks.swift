@@ -75,7 +75,7 @@ func ingest(durable: Bool, benchmark: Benchmark) async throws -> Double {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     var logger = Logger(label: "bench")
     logger.logLevel = .error
-    let configuration = SinkConfiguration(port: 0, dataPath: directory + "/steps.jsonl", durable: durable)
+    let configuration = SinkConfiguration(port: 0, dataPath: directory + "/steps.jsonl", durable: durable, time: .system)
     let (ports, portContinuation) = AsyncStream<Int>.makeStream()
     let app = try await buildSinkApplication(configuration: configuration, logger: logger) { port in
         portContinuation.yield(port)
@@ -157,7 +157,7 @@ let benchmarks: @Sendable () -> Void = {
     { benchmark in
         let path = decadeFile
         benchmark.startMeasurement()
-        let storage = try JSONLStorage(stepsPath: path, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+        let storage = try JSONLStorage(stepsPath: path, time: .system, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
         benchmark.stopMeasurement()
         blackHole(storage)
     } teardown: {

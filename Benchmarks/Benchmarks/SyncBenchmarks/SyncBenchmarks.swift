@@ -122,7 +122,7 @@ struct SyncBenchmarkFixture {
     func syncOnce(benchmark: Benchmark, gzip: Bool, maxSamplesPerRequest: Int) async throws -> SyncReport {
         let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
         let sinkPath = (path as NSString).appendingPathComponent("sink/steps.jsonl")
-        let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: sinkPath)
+        let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: sinkPath, time: .system)
         precondition(configuration.durable, "the sink must acknowledge durably")
         let box = BenchmarkBox(benchmark: benchmark)
         return try await SinkServer.withRunningSink(configuration: configuration, logger: logger) { port in
@@ -130,7 +130,7 @@ struct SyncBenchmarkFixture {
                 let engine = SyncEngine(store: store, uploader: uploader,
                                         configuration: SyncConfiguration(concurrency: 3,
                                                                          maxSamplesPerRequest: maxSamplesPerRequest),
-                                        logger: logger)
+                                        logger: logger, time: .system)
                 box.benchmark.startMeasurement()
                 let report = try await engine.run()
                 box.benchmark.stopMeasurement()

@@ -114,10 +114,10 @@ extension StepSyncCommand {
 
             // 3. Serve, 4. sync, and read back what the sink holds, in this process.
             let sinkPath = directory.sinkDataPath
-            let sinkConfiguration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: sinkPath)
+            let sinkConfiguration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: sinkPath, time: .system)
             try FileManager.default.createDirectory(atPath: (sinkPath as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
-            let storage = try JSONLStorage(stepsPath: sinkPath, durable: true, logger: logger)
+            let storage = try JSONLStorage(stepsPath: sinkPath, durable: true, time: .system, logger: logger)
             let configuration = SyncConfiguration(tuning.run(oneRequestPerLane: true))
             let stop = SyncStop()
             let checkedTypes = figures.map(\.type)
@@ -130,7 +130,7 @@ extension StepSyncCommand {
                         server: "http://127.0.0.1:\(port)", concurrency: configuration.run.maxInFlight, time: .system, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
-                                                logger: logger)
+                                                logger: logger, time: .system)
                         var reporter = ProgressReporter(label: "samples", enabled: !quiet, time: .system)
                         let report = try await engine.run(stop: stop) { reporter.update($0) }
                         reporter.finish()

@@ -212,7 +212,7 @@ extension StepSyncCommand {
                 return
             }
             let configuration = SinkConfiguration(host: host, dataPath: "", token: effectiveToken,
-                                                  allowUnauthenticated: allowUnauthenticated)
+                                                  allowUnauthenticated: allowUnauthenticated, time: .system)
             do {
                 try SinkSetupError.check(configuration)
             } catch {
@@ -248,7 +248,7 @@ extension StepSyncCommand {
                 token: effectiveToken, allowUnauthenticated: allowUnauthenticated, maxBodyBytes: maxBodyMib << 20,
                 // A body as large as --max-body-mib always fits the inflate limit and the in-flight budget.
                 maxInflatedBytes: max(256 << 20, maxBodyMib << 20), maxBufferedBytes: max(512 << 20, maxBodyMib << 21),
-                maxTypes: maxTypes, connectionLimits: connectionLimits)
+                maxTypes: maxTypes, connectionLimits: connectionLimits, time: .system)
             configuration.cors = CORSPolicy(allowedOrigins: corsOrigins)
             configuration.metricsToken = EnvironmentValue.or(metricsToken, "STEPSYNC_METRICS_TOKEN")
             configuration.maxHAEBytes = maxHaeBytes
@@ -280,7 +280,7 @@ extension StepSyncCommand {
                     postgres = try await PostgresSink.prepare(
                         configuration: .init(url: try database.url(), ingest: databaseIngest,
                                              leaseTimeout: min(.seconds(5), timeout), operationTimeout: timeout,
-                                             maxTypes: maxTypes),
+                                             maxTypes: maxTypes, time: .system),
                         logger: logger)
                 } catch let error as PostgresStorageError {
                     FileHandle.standardError.write(Data("error: \(DatabaseOptions.message(error, url: try database.url()))\n".utf8))

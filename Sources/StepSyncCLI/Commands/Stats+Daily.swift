@@ -57,7 +57,7 @@ struct DailyStatsOptions: ParsableArguments {
 
     /// The request these options make against `store`: missing dates default from its newest step sample.
     func request(store: StepStore, environment: [String: String] = ProcessInfo.processInfo.environment,
-                 today: () -> Date = Date.init) throws -> DailyStepsRequest {
+                 time: TimeSource) throws -> DailyStepsRequest {
         do {
             let (zoneName, zoneParameter): (String, String) =
                 if let tz { (tz, "--tz") }
@@ -70,7 +70,7 @@ struct DailyStatsOptions: ParsableArguments {
                 last = try DailyStepsRequest.parseDate(to, parameter: "--to")
             } else {
                 // The day of the newest step sample (today in an empty store), but not before --from.
-                let newest = CivilDate.local(ofMs: try store.bounds(of: .stepCount)?.last ?? Self.ms(today()), in: zone)
+                let newest = CivilDate.local(ofMs: try store.bounds(of: .stepCount)?.last ?? time.nowMs(), in: zone)
                 last = first.map { max($0, newest) } ?? newest
             }
             return try DailyStepsRequest(
@@ -84,7 +84,7 @@ struct DailyStatsOptions: ParsableArguments {
 
     /// Prints the totals: the sink's JSON with `json`, else a table and the total.
     func run(store: StepStore, json: Bool) throws {
-        let request = try request(store: store)
+        let request = try request(store: store, time: .system)
         let result = try store.dailyStepTotals(request)
         if json {
             print(result.json)
@@ -103,6 +103,5 @@ struct DailyStatsOptions: ParsableArguments {
         }
     }
 
-    private static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
 }

@@ -163,7 +163,7 @@ extension StepSyncCommand {
                         concurrency: configuration.run.maxInFlight, time: .system, logger: logger
                     ) { uploader in
                         let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
-                                                logger: logger)
+                                                logger: logger, time: .system)
                         // The bar only without --json; the waits for the sink are said on stderr either way.
                         var reporter = ProgressReporter(label: "samples", enabled: !json, time: .system)
                         let report = try await engine.run(stop: stop) { reporter.update($0) }

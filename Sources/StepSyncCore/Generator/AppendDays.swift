@@ -6,7 +6,7 @@
 /// Berlin, so no day after the UTC date has begun there, and no appended day lies wholly in the future.
 ///
 /// ```swift
-/// let plan = try AppendDays(after: last, count: 30, today: .today(), allowFuture: false)
+/// let plan = try AppendDays(after: last, count: 30, today: .today(nowMs: time.nowMs()), allowFuture: false)
 /// // last = 2026-11-20, today = 2026-11-23: plan.days = 2026-11-21...2026-11-23, plan.isClipped
 /// ```
 public struct AppendDays: Hashable, Sendable {

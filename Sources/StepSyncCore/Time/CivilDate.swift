@@ -44,8 +44,8 @@ public struct CivilDate: Hashable, Sendable, Comparable, Strideable, CustomStrin
         self.init(year: yoe + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
     }
 
-    /// The UTC date of the wall-clock instant `nowMs` (today's by default: ``TimeSource/systemNowMs()``).
-    public static func today(nowMs: Int64 = TimeSource.systemNowMs()) -> CivilDate {
+    /// The UTC date of the wall-clock instant `nowMs` (``TimeSource/nowMs``: today's).
+    public static func today(nowMs: Int64) -> CivilDate {
         let days = nowMs >= 0 ? nowMs / Milliseconds.day : (nowMs - Milliseconds.day + 1) / Milliseconds.day
         return CivilDate(daysSinceEpoch: Int(days))
     }

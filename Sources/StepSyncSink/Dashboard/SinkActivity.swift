@@ -38,7 +38,7 @@ final class SinkActivity: Sendable {
     private let state = Mutex<[ClientIdentity?: Snapshot]>([:])
 
     /// Counters starting now, per client or sink-wide; `time` is the clock (tests pass a fixed one).
-    init(perClient: Bool = false, time: TimeSource = .system) {
+    init(perClient: Bool = false, time: TimeSource) {
         self.time = time
         self.perClient = perClient
         startedAtMs = time.nowMs()

@@ -82,7 +82,7 @@ public actor JSONLStorage: SampleStorage {
     /// - Throws: ``SampleLogError`` when the directory is held by another sink or a file cannot be opened or read.
     public init(stepsPath: String, durable: Bool = true, retryAfterSeconds: Int = 5,
                 maxTypes: Int = SinkConfiguration.defaultMaxTypes, openFiles: Int = 16,
-                onSync: (@Sendable () -> Void)? = nil, time: TimeSource = .system, logger: Logger) throws {
+                onSync: (@Sendable () -> Void)? = nil, time: TimeSource, logger: Logger) throws {
         let directory = (stepsPath as NSString).deletingLastPathComponent
         let samplesDirectory = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent("samples")
         self.stepsPath = stepsPath
