@@ -17,11 +17,9 @@ S=$(realpath "$1"); mkdir -p "$2"; W=$(realpath "$2")
 PGB=${PG_BIN:-/usr/lib/postgresql/15/bin}; PORT=${PG_PORT:-55533}; SP=${SINK_PORT:-18190}; HZ=$(getconf CLK_TCK)
 [ -f "$W/store/.generated" ] || { "$S" generate --data-dir "$W/store" --years 10 --seed 42 --end 2025-06-30 \
   --types steps,heart-rate >/dev/null && "$S" layer --data-dir "$W/store" >/dev/null && touch "$W/store/.generated"; }
-C="$W/cluster"; rm -rf "$C"; mkdir -p "$C"; chmod 755 "$W"; chown postgres "$C"
-runuser -u postgres -- "$PGB/initdb" -D "$C/data" -A trust -U stepsync >/dev/null
-runuser -u postgres -- "$PGB/pg_ctl" -D "$C/data" -l "$C/log" -w \
-  -o "-p $PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$C" start >/dev/null
-trap 'kill $sp 2>/dev/null; runuser -u postgres -- "$PGB/pg_ctl" -D "$C/data" -m fast -w stop >/dev/null; rm -rf "$C"' EXIT
+. "$(dirname "$(realpath "$0")")/cluster.sh"
+start_cluster "$W" $PORT
+trap 'kill $sp 2>/dev/null; stop_cluster' EXIT
 psql -X -q -h 127.0.0.1 -p $PORT -U stepsync -d postgres -c "CREATE DATABASE reads"
 url="postgresql://stepsync@127.0.0.1:$PORT/reads"
 token=$("$S" clients add reader --database "$url" 2>/dev/null | tail -1)

@@ -22,11 +22,9 @@ S=$(realpath "$1"); mkdir -p "$2"; W=$(realpath "$2"); ROUNDS=${3:-2}
 PGB=${PG_BIN:-/usr/lib/postgresql/15/bin}; PORT=${PG_PORT:-55433}; SP_PORT=${SINK_PORT:-18090}
 HERE=$(dirname "$(realpath "$0")"); HZ=$(getconf CLK_TCK)
 [ -f "$W/bodies/body-399.json" ] || python3 "$HERE/bodies.py" "$W/bodies" 400
-C="$W/cluster"; rm -rf "$C"; mkdir -p "$C"; chmod 755 "$W"; chown postgres "$C"
-runuser -u postgres -- "$PGB/initdb" -D "$C/data" -A trust -U stepsync >/dev/null
-runuser -u postgres -- "$PGB/pg_ctl" -D "$C/data" -l "$C/log" -w \
-  -o "-p $PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$C" start >/dev/null
-trap 'runuser -u postgres -- "$PGB/pg_ctl" -D "$C/data" -m fast -w stop >/dev/null; rm -rf "$C"' EXIT
+. "$(dirname "$(realpath "$0")")/cluster.sh"
+start_cluster "$W" $PORT
+trap 'stop_cluster' EXIT
 PSQL="psql -X -q -h 127.0.0.1 -p $PORT -U stepsync"
 
 # CPU ticks of every PostgreSQL process, as "pid ticks" lines; the CPU seconds spent since a snapshot by the

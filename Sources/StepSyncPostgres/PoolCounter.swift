@@ -48,6 +48,6 @@ final class PoolCounter: Sendable {
     /// The figures now, for a pool of `maximum` connections.
     func figures(maximum: Int) -> StoragePoolFigures {
         let (inUse, waiting) = counts.withLock { $0 }
-        return StoragePoolFigures(inUse: inUse, waiting: waiting, maximum: maximum)
+        return (inUse, waiting, maximum)
     }
 }

@@ -193,7 +193,7 @@ struct PostgresProcessTests {
             let url = try await server.createDatabase()
             let token = try #require(try await addClients(["anna"], url: url)["anna"])
             let fixture = try SyncFixture(intervals: 150, samplesPerInterval: 20)
-            let log = StatusLog()
+            let log = RequestLog()
             // A short lease timeout: while the database is down, requests are answered 503 after 2 s rather than queued.
             try await withPostgresSink(url: url, logger: log.logger, leaseTimeout: .seconds(2)) { port in
                 let sync = try StepSyncProcess([

@@ -74,36 +74,3 @@ func sync(_ fixture: SyncFixture, port: Int, token: String?, concurrency: Int = 
     }
 }
 
-/// A log handler that counts the sink's answers by status (its "Request" lines) and can wait for a count.
-final class StatusLog: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
-
-    /// A logger whose "Request" messages are counted here.
-    var logger: Logger {
-        var logger = Logger(label: "sink") { _ in Handler(log: self) }
-        logger.logLevel = .info
-        return logger
-    }
-
-    /// How many answers had `status`.
-    func count(_ status: Int) -> Int { counts.withLock { $0["\(status)"] ?? 0 } }
-
-    fileprivate func record(_ status: String) { counts.withLock { $0[status, default: 0] += 1 } }
-
-    private struct Handler: LogHandler {
-        let log: StatusLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .info
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            if event.message.description == "Request", let status = event.metadata?["http.status"] {
-                log.record("\(status)")
-            }
-        }
-    }
-}

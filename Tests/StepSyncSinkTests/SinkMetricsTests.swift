@@ -3,7 +3,6 @@ import Logging
 import StepSyncCore
 import StepSyncSink
 import StepSyncTestSupport
-import Synchronization
 import Testing
 
 /// `GET /metrics` (Prometheus' text format), who may read it, and the request ids and log lines of each request.
@@ -149,7 +148,7 @@ struct SinkMetricsTests {
     @Test("each request's log line: its id, route template, status, duration in seconds and, on PostgreSQL, the client's name",
           arguments: SinkBackend.allCases)
     func logLines(backend: SinkBackend) async throws {
-        let lines = LogLines()
+        let lines = RequestLog()
         try await withTemporaryDirectory { dir in
             let configuration = SinkConfiguration(port: 0, dataPath: dir + "/sink/steps.jsonl", time: .system)
             let (storage, authenticator, token) = try await backend.makeStorage(directory: dir, configuration: configuration)
@@ -166,38 +165,6 @@ struct SinkMetricsTests {
                 #expect(Double(line["http.duration"] ?? "") != nil)
                 #expect(line["client"] == (backend == .postgres ? "sink-test" : "default"))
             }
-        }
-    }
-}
-
-/// A log handler keeping the sink's "Request" lines (their metadata as text).
-final class LogLines: Sendable {
-    private let lines = Mutex<[[String: String]]>([])
-
-    var requests: [[String: String]] { lines.withLock { $0 } }
-
-    var logger: Logger {
-        var logger = Logger(label: "metrics-test") { _ in Handler(sink: self) }
-        logger.logLevel = .info
-        return logger
-    }
-
-    struct Handler: LogHandler {
-        let sink: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .info
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            guard event.message.description == "Request" else { return }
-            var merged = metadata
-            if let extra = event.metadata { merged.merge(extra) { $1 } }
-            let line = merged.mapValues { "\($0)" }
-            sink.lines.withLock { $0.append(line) }
         }
     }
 }

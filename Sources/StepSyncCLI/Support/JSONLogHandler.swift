@@ -7,7 +7,7 @@ import StepSyncCore
 /// (`request.id`, `http.route`, `http.status`, `http.duration` in seconds, `client`, …). Numbers stay numbers; other
 /// values are strings; a nested value is an array or object. One `write(2)` a line, so lines from concurrent
 /// requests never interleave.
-struct JSONLogHandler: LogHandler {
+struct JSONLogHandler: StoredMetadataLogHandler {
     var logLevel: Logger.Level
     var metadata: Logger.Metadata = [:]
     /// The label of the logger.
@@ -25,14 +25,8 @@ struct JSONLogHandler: LogHandler {
         self.write = write
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
     func log(event: LogEvent) {
-        var merged = metadata
-        if let extra = event.metadata { merged.merge(extra) { $1 } }
+        let merged = metadata(merging: event)
         write(Self.line(time: time.nowMs(), level: event.level, label: label, message: "\(event.message)",
                         metadata: merged))
     }

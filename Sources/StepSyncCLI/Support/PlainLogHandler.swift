@@ -4,7 +4,7 @@ import Logging
 /// A log handler for commands people run in a terminal (`sync`, `reset`): one plain line on stderr per message,
 /// `stepsync: <message> (key=value, …)`, without the timestamp, level and label of swift-log's stream handler, so
 /// that the engine's few notices read like the command's own lines.
-struct PlainLogHandler: LogHandler {
+struct PlainLogHandler: StoredMetadataLogHandler {
     var logLevel: Logger.Level
     var metadata: Logger.Metadata = [:]
 
@@ -12,14 +12,8 @@ struct PlainLogHandler: LogHandler {
         logLevel = level
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
     func log(event: LogEvent) {
-        var merged = metadata
-        if let extra = event.metadata { merged.merge(extra) { $1 } }
+        let merged = metadata(merging: event)
         var line = "stepsync: \(event.message)"
         if !merged.isEmpty {
             let pairs = merged.sorted { $0.key < $1.key }.map { "\($0.key.split(separator: ".").last ?? "")=\($0.value)" }
