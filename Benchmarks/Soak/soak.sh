@@ -36,11 +36,9 @@ python3 "$HERE/soak.py" --base "http://127.0.0.1:$SP" --tokens "$T,$T,$T" --metr
 kill -TERM $sp; wait $sp || true
 
 # PostgreSQL: three clients.
-C="$W/cluster"; rm -rf "$C"; mkdir -p "$C"; chmod 755 "$W"; chown postgres "$C"
-runuser -u postgres -- "$PGB/initdb" -D "$C/data" -A trust -U stepsync >/dev/null
-runuser -u postgres -- "$PGB/pg_ctl" -D "$C/data" -l "$C/log" -w \
-  -o "-p $PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$C" start >/dev/null
-trap 'kill $sp 2>/dev/null || true; runuser -u postgres -- "$PGB/pg_ctl" -D "$C/data" -m fast -w stop >/dev/null; rm -rf "$C"' EXIT
+. "$HERE/../SinkLoad/cluster.sh"
+start_cluster "$W" $PORT
+trap 'kill $sp 2>/dev/null || true; stop_cluster' EXIT
 psql -X -q -h 127.0.0.1 -p $PORT -U stepsync -d postgres -c "CREATE DATABASE soak"
 url="postgresql://stepsync@127.0.0.1:$PORT/soak"
 tokens=$(for i in 1 2 3; do "$S" clients add "client$i" --database "$url" 2>/dev/null | tail -1; done | paste -sd,)
