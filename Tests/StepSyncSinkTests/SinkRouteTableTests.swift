@@ -36,6 +36,7 @@ struct SinkRouteTableTests {
         #expect(try #require(table.resolve("/steps")).route.allowed == [.get, .post, .delete])
         #expect(SinkResponder.routes["/samples"] == [.get, .post, .delete])
         #expect(SinkResponder.routes["/health"] == nil && SinkResponder.routes["/electrocardiograms/{uuid}"] == nil)
+        #expect(SinkResponder.routes["/metrics"] == nil) // an operator's read, open on loopback (SinkMetricsTests)
     }
 
     @Test("the dashboard's reads are GET or HEAD of its marked paths as sent", arguments: [

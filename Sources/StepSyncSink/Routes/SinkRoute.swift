@@ -75,6 +75,12 @@ struct SinkRoute: Sendable {
         SinkRoute(template, access: .operatorRead(handler), dashboardRead: true, documented: true)
     }
 
+    /// Whether only a client's token opens it (not a public route, not an operator's read).
+    var needsClientToken: Bool {
+        if case .token = access { return true }
+        return false
+    }
+
     /// Whether anyone may call it, token or not.
     var isPublic: Bool {
         if case .open = access { return true }
