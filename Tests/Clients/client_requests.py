@@ -1,31 +1,11 @@
-"""Drives the sink with Python requests, its default encodings (params= dict: a space becomes +)."""
-import json
-import sys
-
+"""Drives the sink with Python requests, its default encodings (params= dict: a space becomes +); the scenario is
+client_flow's."""
 import requests
 
-url, token, body_file, sample_type, day_from, day_to, tz, priority = sys.argv[1:9]
+import client_flow
+
+url, token, *scenario = client_flow.arguments()
 session = requests.Session()
 session.headers["Authorization"] = f"Bearer {token}"
-
-with open(body_file, "rb") as f:
-    reply = session.post(f"{url}/samples", data=f.read(), headers={"Content-Type": "application/json"})
-reply.raise_for_status()
-accepted = reply.json()["inserted"] + reply.json()["duplicates"]
-
-uuids, cursor = [], None
-while True:
-    params = {"type": sample_type, "limit": 7}
-    if cursor:
-        params["cursor"] = cursor
-    page = session.get(f"{url}/samples", params=params)
-    page.raise_for_status()
-    uuids += [s["uuid"] for s in page.json()["samples"]]
-    cursor = page.json().get("nextCursor")
-    if not cursor:
-        break
-
-daily = session.get(f"{url}/steps/daily", params={"from": day_from, "to": day_to, "tz": tz, "priority": priority})
-daily.raise_for_status()
-assert "+" in daily.request.url, daily.request.url  # the encoding under test: a space as +
-print(json.dumps({"accepted": accepted, "uuids": sorted(uuids), "daily": daily.json()}, sort_keys=True))
+client_flow.run(lambda path, body: session.post(f"{url}{path}", data=body, headers={"Content-Type": "application/json"}),
+                lambda path, params: session.get(f"{url}{path}", params=params), *scenario)
