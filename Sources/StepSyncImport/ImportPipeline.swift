@@ -25,72 +25,34 @@ final class ImportPipeline: @unchecked Sendable {
     /// Batches that may wait.
     let capacity: Int
 
-    private let condition = NSCondition()
-    private var items: [Item] = []
-    private var cancelled = false
-    private var producerDone = false
+    private let queue: HandOffQueue<Item>
 
     init(capacity: Int = 4) {
         self.capacity = capacity
+        queue = HandOffQueue(capacity: capacity)
     }
 
     /// Hands `item` over, waiting while ``capacity`` items wait; returns at once after ``cancel()``.
-    func put(_ item: Item) {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.count >= capacity, !cancelled { condition.wait() }
-        guard !cancelled else { return }
-        items.append(item)
-        condition.broadcast()
-    }
+    func put(_ item: Item) { queue.put(item) }
 
     /// Takes the next item, waiting for one.
-    func take() -> Item {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.isEmpty { condition.wait() }
-        let item = items.removeFirst()
-        condition.broadcast()
-        return item
-    }
+    func take() -> Item { queue.take() }
 
     /// Whether the consumer stopped; the producer checks it between chunks.
-    var isCancelled: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return cancelled
-    }
+    var isCancelled: Bool { queue.isCancelled }
 
     /// Stops the producer (its next `put` returns at once) and drops what waits.
-    func cancel() {
-        condition.lock()
-        cancelled = true
-        items.removeAll()
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Called by the producer as its very last action.
-    func producerFinished() {
-        condition.lock()
-        producerDone = true
-        condition.broadcast()
-        condition.unlock()
-    }
+    func cancel() { queue.cancel() }
 
     /// Waits until the producer has returned (so nothing outlives the import).
-    func waitForProducer() {
-        condition.lock()
-        while !producerDone { condition.wait() }
-        condition.unlock()
-    }
+    func waitForProducer() { queue.waitForProducer() }
 
     /// Runs the producer half on a thread of its own: reads `input`, scans and decodes it, and puts batches; then
     /// reads the export's route and ECG files (``SeriesReader``) and puts their parts.
     func startProducer(input: ExportInput, path: String, file: String, strict: Bool) {
         let box = InputBox(input: input)
         let thread = Thread { [self] in
-            defer { producerFinished() }
+            defer { queue.producerFinished() }
             var parser = HealthExportParser()
             parser.strict = strict
             var scanner = XMLChunkScanner()

@@ -19,14 +19,16 @@ final class InflateAhead: @unchecked Sendable {
         case failed(any Error)
     }
 
-    private let condition = NSCondition()
-    private var items: [Item] = []
+    private let queue: HandOffQueue<Item>
+    /// Guards ``spare``, ``buffers`` and ``spareCancelled``.
+    private let spareCondition = NSCondition()
     private var spare: [[UInt8]] = []
-    private var cancelled = false
-    private var finished = false
+    private var buffers = 0
+    private var spareCancelled = false
 
     init(capacity: Int = 8) {
         self.capacity = capacity
+        queue = HandOffQueue(capacity: capacity)
     }
 
     /// Starts the reading thread over `input`.
@@ -39,17 +41,14 @@ final class InflateAhead: @unchecked Sendable {
                     guard var buffer = takeSpare() else { throw Cancelled() }
                     buffer.removeAll(keepingCapacity: true)
                     buffer.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
-                    guard put(.chunk(buffer)) else { throw Cancelled() }
+                    guard queue.put(.chunk(buffer)) else { throw Cancelled() }
                 }
-                _ = put(.end)
+                queue.put(.end)
             } catch is Cancelled {
             } catch {
-                _ = put(.failed(error))
+                queue.put(.failed(error))
             }
-            condition.lock()
-            finished = true
-            condition.broadcast()
-            condition.unlock()
+            queue.producerFinished()
         }
         thread.name = "stepsync-import-inflate"
         thread.stackSize = 1 << 20
@@ -61,10 +60,10 @@ final class InflateAhead: @unchecked Sendable {
     func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         defer {
             cancel()
-            waitForReader()
+            queue.waitForProducer()
         }
         while true {
-            switch take() {
+            switch queue.take() {
             case .chunk(let chunk):
                 try chunk.withUnsafeBytes(body)
                 giveBack(chunk)
@@ -78,56 +77,29 @@ final class InflateAhead: @unchecked Sendable {
 
     /// Stops the reading thread: its next chunk is not read.
     func cancel() {
-        condition.lock()
-        cancelled = true
-        items.removeAll()
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func waitForReader() {
-        condition.lock()
-        while !finished { condition.wait() }
-        condition.unlock()
+        queue.cancel()
+        spareCondition.lock()
+        spareCancelled = true
+        spareCondition.broadcast()
+        spareCondition.unlock()
     }
 
     /// A buffer to fill (a spare one, or a new one while fewer than `capacity + 1` exist); nil once cancelled.
-    private var buffers = 0
     private func takeSpare() -> [UInt8]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while spare.isEmpty, buffers > capacity, !cancelled { condition.wait() }
-        if cancelled { return nil }
+        spareCondition.lock()
+        defer { spareCondition.unlock() }
+        while spare.isEmpty, buffers > capacity, !spareCancelled { spareCondition.wait() }
+        if spareCancelled { return nil }
         if let buffer = spare.popLast() { return buffer }
         buffers += 1
         return []
     }
 
     private func giveBack(_ buffer: [UInt8]) {
-        condition.lock()
+        spareCondition.lock()
         spare.append(buffer)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Hands `item` over, waiting while `capacity` wait; false once cancelled.
-    private func put(_ item: Item) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.count >= capacity, !cancelled { condition.wait() }
-        if cancelled { return false }
-        items.append(item)
-        condition.broadcast()
-        return true
-    }
-
-    private func take() -> Item {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.isEmpty { condition.wait() }
-        let item = items.removeFirst()
-        condition.broadcast()
-        return item
+        spareCondition.broadcast()
+        spareCondition.unlock()
     }
 
     /// The input, handed to the reading thread (which alone uses it until it ends).

@@ -24,7 +24,10 @@ struct RecordDecoder {
     /// attributes are all present keeps the name (and uuid) it had before absent attributes were told apart.
     static let absent: UInt8 = 0xFF
 
-    private var types = TypeCache()
+    private var types = RecentValueCache<TypeInfo>(capacity: 16) { raw in
+        let type = SampleType(XMLAttributes.decode(raw))
+        return TypeInfo(type: type, kind: type.kind, valid: SampleValidation.typeProblem(type) == nil)
+    }
     private var sources = StringCache()
     private var versions = StringCache()
     private var units = StringCache()
@@ -80,7 +83,8 @@ struct RecordDecoder {
             lastTypeValid = false
             return .skip(.missingAttribute, "it has no type attribute")
         }
-        let info = types.info(for: typeRaw)
+        let typeEntry = types.entry(for: typeRaw)
+        let info = typeEntry.value
         lastType = info.type
         lastTypeValid = info.valid
         guard let sourceRaw else { return .skip(.missingAttribute, "it has no sourceName attribute") }
@@ -101,7 +105,7 @@ struct RecordDecoder {
             if let number = Self.number(valueRaw) {
                 value = number
             } else if info.kind == .category {
-                let label = labels.string(for: valueRaw)
+                let label = labels.value(for: valueRaw)
                 guard let code = CategoryValue.code(of: label) else {
                     if label.hasPrefix("HKCategoryValue") {
                         return .skip(.unknownCategoryValue, "value \(Self.quote(valueRaw)) is not a category value this importer knows")
@@ -130,7 +134,7 @@ struct RecordDecoder {
         // start (type, source, version, device, unit) repeats from record to record: its SHA-1 state is cached by
         // the cache entries it came from (`NameStartCache`), so a record builds and hashes only the rest of the
         // name — value and instants, ≤ 33 bytes on the stack. Same bytes hashed, same uuid.
-        let key = NameStartKey(type: info.id, source: source.id, version: version?.id ?? NameStartKey.absent,
+        let key = NameStartKey(type: typeEntry.id, source: source.id, version: version?.id ?? NameStartKey.absent,
                                device: device?.id ?? NameStartKey.absent, unit: unitEntry?.id ?? NameStartKey.absent)
         let state: SHA1
         if let cached = nameStarts.state(for: key) {
@@ -223,45 +227,7 @@ struct RecordDecoder {
     private static let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
 }
 
-/// A few recently seen raw attribute values and their decoded strings.
-///
-/// Every entry gets an id of its own when it is added (never reused by this cache), so an id names one decoded
-/// value for as long as the decoder lives: ``NameStartCache`` keys on ids instead of comparing the strings.
-struct StringCache {
-    private var keys: [[UInt8]] = []
-    private var values: [String] = []
-    private var ids: [Int] = []
-    private var next = 0
-    private var nextId = 0
-    private static let capacity = 8
-
-    mutating func string(for raw: UnsafeRawBufferPointer) -> String { entry(for: raw).value }
-
-    /// The decoded string of `raw` and the id of its entry.
-    mutating func entry(for raw: UnsafeRawBufferPointer) -> (id: Int, value: String) {
-        for index in keys.indices where Self.same(keys[index], raw) { return (ids[index], values[index]) }
-        let value = XMLAttributes.decode(raw)
-        nextId += 1
-        if keys.count < Self.capacity {
-            keys.append(Array(raw)); values.append(value); ids.append(nextId)
-        } else {
-            keys[next] = Array(raw); values[next] = value; ids[next] = nextId
-            next = (next + 1) % Self.capacity
-        }
-        return (nextId, value)
-    }
-
-    @inline(__always)
-    static func same(_ key: [UInt8], _ raw: UnsafeRawBufferPointer) -> Bool {
-        guard key.count == raw.count else { return false }
-        return key.withUnsafeBytes { k in
-            guard let a = k.baseAddress, let b = raw.baseAddress else { return true }
-            return memcmp(a, b, raw.count) == 0
-        }
-    }
-}
-
-/// The cache entries a record's name start came from (``StringCache``, ``TypeCache``, ``DeviceCache`` ids):
+/// The cache entries a record's name start came from (``RecentValueCache`` ids):
 /// equal keys mean equal name starts.
 struct NameStartKey: Equatable {
     /// An absent attribute (written as ``RecordDecoder/absent``).
@@ -306,59 +272,5 @@ struct NameStartCache {
             last = next
             next = (next + 1) % Self.capacity
         }
-    }
-}
-
-/// A few recently seen `type` attributes, their ``SampleType`` and its kind (computed once per type, not per record).
-///
-/// 16 entries: a Watch interleaves more than 8 types in time order (steps, distance, heart rate, energies, flights,
-/// HRV, sleep, stand, mindful…), and with 8 the first-in-first-out replacement missed on 19 % of the benchmark
-/// export's records (a new `String` and `SampleType` each time). Entries have ids as ``StringCache``'s do.
-private struct TypeCache {
-    private var keys: [[UInt8]] = []
-    private var values: [(type: SampleType, kind: SampleKind, id: Int, valid: Bool)] = []
-    private var next = 0
-    private var nextId = 0
-    private static let capacity = 16
-
-    /// The type, its kind, the entry's id, and whether the type passes ``SampleValidation/typeProblem(_:)``.
-    mutating func info(for raw: UnsafeRawBufferPointer) -> (type: SampleType, kind: SampleKind, id: Int, valid: Bool) {
-        for index in keys.indices where StringCache.same(keys[index], raw) { return values[index] }
-        let type = SampleType(XMLAttributes.decode(raw))
-        nextId += 1
-        let value = (type, type.kind, nextId, SampleValidation.typeProblem(type) == nil)
-        if keys.count < Self.capacity {
-            keys.append(Array(raw)); values.append(value)
-        } else {
-            keys[next] = Array(raw); values[next] = value
-            next = (next + 1) % Self.capacity
-        }
-        return value
-    }
-}
-
-/// A few recently seen `device` attributes and what they say. Entries have ids as ``StringCache``'s do.
-struct DeviceCache {
-    private var keys: [[UInt8]] = []
-    private var values: [HealthDevice] = []
-    private var ids: [Int] = []
-    private var next = 0
-    private var nextId = 0
-    private static let capacity = 8
-
-    mutating func device(for raw: UnsafeRawBufferPointer) -> HealthDevice { entry(for: raw).value }
-
-    /// What `raw` says and the id of its entry.
-    mutating func entry(for raw: UnsafeRawBufferPointer) -> (id: Int, value: HealthDevice) {
-        for index in keys.indices where StringCache.same(keys[index], raw) { return (ids[index], values[index]) }
-        let value = HealthDevice(description: XMLAttributes.decode(raw))
-        nextId += 1
-        if keys.count < Self.capacity {
-            keys.append(Array(raw)); values.append(value); ids.append(nextId)
-        } else {
-            keys[next] = Array(raw); values[next] = value; ids[next] = nextId
-            next = (next + 1) % Self.capacity
-        }
-        return (nextId, value)
     }
 }

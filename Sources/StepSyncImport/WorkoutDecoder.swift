@@ -112,9 +112,9 @@ struct WorkoutDecoder {
             }
         }
 
-        let sourceName = sources.string(for: sourceRaw)
-        let sourceVersion = a["sourceVersion"].map { versions.string(for: $0) }
-        let device = a["device"].map { devices.device(for: $0) }
+        let sourceName = sources.value(for: sourceRaw)
+        let sourceVersion = a["sourceVersion"].map { versions.value(for: $0) }
+        let device = a["device"].map { devices.value(for: $0) }
         name.removeAll(keepingCapacity: true)
         name.append(contentsOf: activity.utf8); name.append(0)
         name.append(contentsOf: sourceName.utf8); name.append(0)

@@ -29,9 +29,9 @@ final class SnapshotReader {
     private let rollup: Statement
 
     /// The samples of `typeId` starting in `span`, all of them, in start order.
-    private var samples = KeptSamples()
+    private var samples = KeptRows<Double>()
     /// The rollup rows of `typeId` for the hours in `span`, all of them, in hour order.
-    private var hours = KeptHours()
+    private var hours = KeptRows<HourTotal>()
 
     /// Statements run so far (queries answered from kept rows are not counted).
     private(set) var statementsRun = 0
@@ -83,60 +83,27 @@ final class SnapshotReader {
     /// Calls `body` with each sample (start, value) of `typeId` starting in `[from, to)`, in start order.
     private func readSamples(typeId: Int64, from: Int64, to: Int64, _ body: (Int64, Double) -> Void) throws {
         guard from < to else { return }
-        if samples.typeId == typeId, samples.from <= from, to <= samples.to {
-            var index = samples.firstIndex(atOrAfter: from)
-            while index < samples.starts.count, samples.starts[index] < to {
-                body(samples.starts[index], samples.values[index])
-                index += 1
-            }
-            return
-        }
-        var kept = KeptSamples(typeId: typeId, from: from, to: to)
-        var keeping = true
+        if samples.replay(typeId: typeId, from: from, to: to, body) { return }
+        var kept = KeptRows<Double>(typeId: typeId, from: from, to: to)
         try run(scan, typeId, from, to) { s in
             let start = sqlite3_column_int64(s, 0), value = sqlite3_column_double(s, 1)
             body(start, value)
-            if keeping {
-                if kept.starts.count < keptRows {
-                    kept.starts.append(start)
-                    kept.values.append(value)
-                } else {
-                    keeping = false
-                    kept = KeptSamples()
-                }
-            }
+            kept.append(start, value, limit: keptRows)
         }
-        if keeping { samples = kept }
+        if kept.complete { samples = kept }
     }
 
     /// Calls `body` with each rollup row (hour, sum, count) of `typeId` for the hours in `[from, to)`, in order.
     private func readHours(typeId: Int64, from: Int64, to: Int64, _ body: (Int64, Double, Int) -> Void) throws {
-        if hours.typeId == typeId, hours.from <= from, to <= hours.to {
-            var index = hours.firstIndex(atOrAfter: from)
-            while index < hours.hours.count, hours.hours[index] < to {
-                body(hours.hours[index], hours.sums[index], hours.counts[index])
-                index += 1
-            }
-            return
-        }
-        var kept = KeptHours(typeId: typeId, from: from, to: to)
-        var keeping = true
+        if hours.replay(typeId: typeId, from: from, to: to, { body($0, $1.sum, $1.count) }) { return }
+        var kept = KeptRows<HourTotal>(typeId: typeId, from: from, to: to)
         try run(rollup, typeId, from, to) { s in
             let hour = sqlite3_column_int64(s, 0), sum = sqlite3_column_double(s, 1)
             let count = Int(sqlite3_column_int64(s, 2))
             body(hour, sum, count)
-            if keeping {
-                if kept.hours.count < keptRows {
-                    kept.hours.append(hour)
-                    kept.sums.append(sum)
-                    kept.counts.append(count)
-                } else {
-                    keeping = false
-                    kept = KeptHours()
-                }
-            }
+            kept.append(hour, HourTotal(sum: sum, count: count), limit: keptRows)
         }
-        if keeping { hours = kept }
+        if kept.complete { hours = kept }
     }
 
     /// Binds three integers to `statement` and calls `row` for each row it returns.
@@ -174,29 +141,47 @@ private func lowerBound(of key: Int64, in sorted: [Int64]) -> Int {
     return low
 }
 
-/// Samples kept from the last scan: every sample of `typeId` starting in `[from, to)`.
-private struct KeptSamples {
+/// Rows kept from the last read of one kind: every row of `typeId` at an instant in `[from, to)`, in time order
+/// (samples by start, rollup rows by hour).
+private struct KeptRows<Row> {
     var typeId: Int64 = -1
     var from: Int64 = 0
     var to: Int64 = 0
-    var starts: [Int64] = []
-    var values: [Double] = []
+    var instants: [Int64] = []
+    var rows: [Row] = []
+    /// False once a read held more rows than it may keep: the rows are dropped and the read is not kept.
+    var complete = true
 
-    /// The index of the first sample starting at or after `instant`.
-    func firstIndex(atOrAfter instant: Int64) -> Int { lowerBound(of: instant, in: starts) }
+    /// Calls `body` with each kept row in `[from, to)` and returns true if the kept span covers that range;
+    /// otherwise returns false and calls nothing.
+    func replay(typeId: Int64, from: Int64, to: Int64, _ body: (Int64, Row) -> Void) -> Bool {
+        guard self.typeId == typeId, self.from <= from, to <= self.to else { return false }
+        var index = lowerBound(of: from, in: instants)
+        while index < instants.count, instants[index] < to {
+            body(instants[index], rows[index])
+            index += 1
+        }
+        return true
+    }
+
+    /// Keeps a row read at `instant`, unless the read has held more than `limit` rows.
+    mutating func append(_ instant: Int64, _ row: Row, limit: Int) {
+        guard complete else { return }
+        if instants.count < limit {
+            instants.append(instant)
+            rows.append(row)
+        } else {
+            complete = false
+            instants = []
+            rows = []
+        }
+    }
 }
 
-/// Rollup rows kept from the last read: every row of `typeId` for the hours in `[from, to)`.
-private struct KeptHours {
-    var typeId: Int64 = -1
-    var from: Int64 = 0
-    var to: Int64 = 0
-    var hours: [Int64] = []
-    var sums: [Double] = []
-    var counts: [Int] = []
-
-    /// The index of the first row at or after `hour`.
-    func firstIndex(atOrAfter hour: Int64) -> Int { lowerBound(of: hour, in: hours) }
+/// The sum and count of one rollup row.
+private struct HourTotal {
+    var sum: Double
+    var count: Int
 }
 
 /// Sums rows arriving in time order into the non-empty buckets of a grid.

@@ -37,9 +37,13 @@ public struct LocalDays: Hashable, Sendable {
     public func date(at index: Int) -> CivilDate { from.advanced(by: index) }
 
     /// The index of the day holding `instant`, or `nil` outside ``span``.
-    public func index(containing instant: Int64) -> Int? {
+    public func index(containing instant: Int64) -> Int? { Self.index(containing: instant, boundaries: boundaries) }
+
+    /// The index `i` of the span `[boundaries[i], boundaries[i + 1])` holding `instant`, or `nil` outside
+    /// `[boundaries.first, boundaries.last)`; `boundaries` are non-decreasing, at least two. Spans of no length
+    /// share their start with the next span and are skipped (the last boundary ≤ `instant` wins). O(log n).
+    static func index(containing instant: Int64, boundaries: [Int64]) -> Int? {
         guard instant >= boundaries[0], instant < boundaries[boundaries.count - 1] else { return nil }
-        // The last boundary ≤ instant (days of no length share their start with the next day and are skipped).
         var low = 0, high = boundaries.count - 1  // boundaries[low] ≤ instant < boundaries[high]
         while high - low > 1 {
             let mid = (low + high) / 2

@@ -82,15 +82,7 @@ public struct SleepNights: Sendable {
     }
 
     /// The index of the night holding `ms`, or `nil` outside.
-    private func night(containing ms: Int64) -> Int? {
-        guard ms >= boundaries[0], ms < boundaries[boundaries.count - 1] else { return nil }
-        var low = 0, high = boundaries.count - 1  // boundaries[low] ≤ ms < boundaries[high]
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if boundaries[mid] <= ms { low = mid } else { high = mid }
-        }
-        return low
-    }
+    private func night(containing ms: Int64) -> Int? { LocalDays.index(containing: ms, boundaries: boundaries) }
 
     /// The answer when no dates were named and no sleep is stored: no nights, `from` and `to` `null`.
     public static func emptyJSON(timeZoneName: String) -> String {

@@ -17,20 +17,12 @@ extension SinkResponder {
         let range = query["from"] == nil && query["to"] == nil ? nil : span.start..<span.end
         var summaries: [RouteList.Summary] = []
         var seen: [UUID: (endMs: Int64, points: Double)] = [:]
-        var cursor: String?
-        repeat {
-            let page = try await storage.page(
-                SamplePageQuery(type: .workoutRoute, cursor: cursor, limit: configuration.maxPageLimit,
-                                maxBytes: configuration.maxPageBytes, startRange: range),
-                for: client)
-            for sample in page.samples {
-                seen[sample.uuid] = (sample.endMs, sample.value)
-                guard let details = sample.details, details.contains(#""part":0,"#),
-                      let part = try? RoutePart(details: details), part.index == 0, part.uuid == sample.uuid else { continue }
-                summaries.append(RouteList.Summary(partZero: part))
-            }
-            cursor = page.nextCursor
-        } while cursor != nil
+        try await forEachSample(of: .workoutRoute, startingIn: range, client: client) { sample in
+            seen[sample.uuid] = (sample.endMs, sample.value)
+            guard let details = sample.details, details.contains(#""part":0,"#),
+                  let part = try? RoutePart(details: details), part.index == 0, part.uuid == sample.uuid else { return }
+            summaries.append(RouteList.Summary(partZero: part))
+        }
         for i in summaries.indices where summaries[i].parts > 1 {
             let owner = summaries[i].uuid
             var absent: [UUID] = []
@@ -58,20 +50,29 @@ extension SinkResponder {
     func electrocardiograms(_ query: Query, client: ClientIdentity) async throws -> Response {
         let range = try startRange(query)
         var summaries: [ElectrocardiogramAnswer.Summary] = []
+        try await forEachSample(of: .electrocardiogram, startingIn: range, client: client) { sample in
+            guard let details = sample.details,
+                  let summary = ElectrocardiogramAnswer.Summary(partZeroDetails: details),
+                  summary.recording == sample.uuid else { return }
+            summaries.append(summary)
+        }
+        return json(ElectrocardiogramAnswer.list(summaries))
+    }
+
+    // MARK: - Paging
+
+    /// Calls `body` with every stored sample of `type` starting in `range` (all of them when `nil`), page by page
+    /// (the configured page limits), in the storage's page order.
+    private func forEachSample(of type: SampleType, startingIn range: Range<Int64>?, client: ClientIdentity,
+                               _ body: (HealthSample) -> Void) async throws {
         var cursor: String?
         repeat {
             let page = try await storage.page(
-                SamplePageQuery(type: .electrocardiogram, cursor: cursor, limit: configuration.maxPageLimit,
+                SamplePageQuery(type: type, cursor: cursor, limit: configuration.maxPageLimit,
                                 maxBytes: configuration.maxPageBytes, startRange: range),
                 for: client)
-            for sample in page.samples {
-                guard let details = sample.details,
-                      let summary = ElectrocardiogramAnswer.Summary(partZeroDetails: details),
-                      summary.recording == sample.uuid else { continue }
-                summaries.append(summary)
-            }
+            for sample in page.samples { body(sample) }
             cursor = page.nextCursor
         } while cursor != nil
-        return json(ElectrocardiogramAnswer.list(summaries))
     }
 }
