@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 import StepSyncCore
@@ -22,6 +23,12 @@ struct RequestLogMiddleware: RouterMiddleware {
     /// The sink's time (``SinkConfiguration/time``): each request's duration is measured on it.
     let time: TimeSource
 
+    /// Health Auto Export's headers naming the pushing automation, and their keys in the log line's metadata.
+    static let automationHeaders: [(HTTPField.Name, String)] = [
+        (HTTPField.Name("automation-name")!, "hae.automation.name"),
+        (HTTPField.Name("automation-id")!, "hae.automation.id"), (HTTPField.Name("session-id")!, "hae.session.id"),
+    ]
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
@@ -41,10 +48,14 @@ struct RequestLogMiddleware: RouterMiddleware {
         activity.recordRequest(status: Int(response.status.code),
                                dashboard: table.isDashboardRead(method: request.method, path: request.uri.path),
                                client: context.client.identity)
-        context.logger.info("Request", metadata: [
+        var metadata: Logger.Metadata = [
             "http.method": "\(request.method.rawValue)", "http.path": "\(request.uri.path.prefix(128))",
             "http.status": "\(response.status.code)", "http.duration": "\(elapsed())",
-        ])
+        ]
+        for (header, key) in Self.automationHeaders {
+            if let value = request.headers[header] { metadata[key] = "\(value.prefix(128))" }
+        }
+        context.logger.info("Request", metadata: metadata)
         return response
     }
 }
