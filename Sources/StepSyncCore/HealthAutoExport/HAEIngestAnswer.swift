@@ -1,7 +1,8 @@
 /// The answer of `POST /ingest/health-auto-export`: what was stored, replaced, already there, skipped and not stored.
 ///
 /// `{"inserted":N,"replaced":N,"duplicates":N,"skipped":{"reason":N,…},"skippedPoints":[{"metric":…,"index":N,
-/// "reason":…},…],"notStored":{"array":N,…},"types":{"HK…":N,…},"unknownMetrics":[…]}`, keys of the objects sorted.
+/// "reason":…},…],"notStored":{"array":N,…},"types":{"HK…":N,…},"unknownMetrics":[…]}`, keys of the objects sorted,
+/// then `"automation":{"id":…,"name":…,"sessionId":…}` when the push named its automation (``HAEAutomation``).
 public struct HAEIngestAnswer: Hashable, Sendable {
     /// Samples newly stored.
     public var inserted: Int
@@ -19,9 +20,12 @@ public struct HAEIngestAnswer: Hashable, Sendable {
     public var types: [SampleType: Int]
     /// Metric names kept under a type of their own.
     public var unknownMetrics: [String]
+    /// The automation that sent the push, when its headers name it.
+    public var automation: HAEAutomation?
 
-    /// The answer for `reading` stored with these counts.
-    public init(reading: HAEReading, inserted: Int, replaced: Int, duplicates: Int) {
+    /// The answer for `reading` stored with these counts, sent by `automation`.
+    public init(reading: HAEReading, inserted: Int, replaced: Int, duplicates: Int, automation: HAEAutomation? = nil) {
+        self.automation = automation
         self.inserted = inserted
         self.replaced = replaced
         self.duplicates = duplicates
@@ -57,7 +61,12 @@ public struct HAEIngestAnswer: Hashable, Sendable {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             JSONBytes.appendString(name, to: &out)
         }
-        out += Array("]}".utf8)
+        out.append(UInt8(ascii: "]"))
+        if let automation {
+            out += Array(",\"automation\":".utf8)
+            automation.encode(to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
         return out
     }
 

@@ -39,7 +39,7 @@ struct HAEPayloadBody: Decodable {
                 }
                 while !workouts.isAtEnd {
                     let i = workouts.currentIndex
-                    let workout = try workouts.decode(HAEAnyJSON.self).value
+                    let workout = try workouts.decode(HAEJSON.self)
                     try HAEWorkoutReader(reader: reader).read(workout, at: i, into: &reading)
                 }
             default:
@@ -66,7 +66,7 @@ struct HAEPayloadBody: Decodable {
         while !points.isAtEnd {
             let k = points.currentIndex
             if name == "sleep_analysis" {
-                guard let point = try points.decode(HAEAnyJSON.self).value as? [String: Any] else {
+                guard let point = try points.decode(HAEJSON.self).object else {
                     throw HAEPayloadError(field: "\(field).data[\(k)]", "is not an object")
                 }
                 HAESleepReader(reader: reader).read(point, metric: name, index: k, into: &reading)

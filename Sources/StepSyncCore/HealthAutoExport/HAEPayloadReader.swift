@@ -122,20 +122,9 @@ public struct HAEPayloadReader: Sendable {
 
     // MARK: - Values
 
-    /// A JSON number, or a string holding one (`"NaN"` reads as not finite, and is skipped as such); `nil` otherwise.
-    static func number(_ value: Any?) -> Double? {
-        switch value {
-        case let string as String: Double(string.prefix(64))
-        case let number as Double: number
-        case let flag as Bool: flag ? 1 : 0
-        case let number as NSNumber: number.doubleValue
-        default: nil
-        }
-    }
-
     /// The point's `source` (at most 256 bytes), or ``defaultSource``.
-    static func source(_ point: [String: Any]) -> String {
-        source(point["source"] as? String)
+    static func source(_ point: [String: HAEJSON]) -> String {
+        source(point["source"]?.string)
     }
 
     /// `text` (at most 256 bytes), or ``defaultSource`` when it is absent or empty.

@@ -53,8 +53,8 @@ struct HAEPoint {
         }
     }
 
-    /// The point held by a dictionary as `JSONSerialization` or ``HAEAnyJSON`` shape it.
-    init(_ object: [String: Any]) {
+    /// The point held by a JSON object's members (``HAEJSON``).
+    init(_ object: [String: HAEJSON]) {
         date = object["date"].map(Self.value)
         units = object["units"].map(Self.value)
         source = object["source"].map(Self.value)
@@ -75,12 +75,12 @@ struct HAEPoint {
         return .other
     }
 
-    private static func value(_ any: Any) -> Value {
-        switch any {
-        case let text as String: .string(text)
-        case let number as Double: .number(number)
-        case let flag as Bool: .number(flag ? 1 : 0)
-        default: HAEPayloadReader.number(any).map(Value.number) ?? .other
+    private static func value(_ json: HAEJSON) -> Value {
+        switch json {
+        case .string(let text): .string(text)
+        case .number(let number): .number(number)
+        case .bool(let flag): .number(flag ? 1 : 0)
+        case .object, .array, .null: .other
         }
     }
 }

@@ -7,21 +7,21 @@
 /// `badRoutePoint` under `workouts[i].route`); optional values that are absent or not finite are left out.
 struct HAERouteReader {
     /// The route points of `points` (in order) and how many were skipped.
-    static func points(_ points: [Any], metric: String, into reading: inout HAEReading) -> [RoutePoint] {
+    static func points(_ points: [HAEJSON], metric: String, into reading: inout HAEReading) -> [RoutePoint] {
         var out: [RoutePoint] = []
         out.reserveCapacity(points.count)
         for (k, value) in points.enumerated() {
-            guard let point = value as? [String: Any],
-                  let time = (point["timestamp"] as? String).flatMap(HAEDate.parse),
-                  let latitude = HAEPayloadReader.number(point["latitude"] ?? point["lat"]),
-                  let longitude = HAEPayloadReader.number(point["longitude"] ?? point["lon"]),
+            guard let point = value.object,
+                  let time = point["timestamp"]?.string.flatMap(HAEDate.parse),
+                  let latitude = (point["latitude"] ?? point["lat"])?.number,
+                  let longitude = (point["longitude"] ?? point["lon"])?.number,
                   latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
             else {
                 reading.skip(metric, k, "badRoutePoint")
                 continue
             }
             func optional(_ key: String) -> Double? {
-                HAEPayloadReader.number(point[key]).flatMap { $0.isFinite ? $0 : nil }
+                (point[key]?.number).flatMap { $0.isFinite ? $0 : nil }
             }
             out.append(RoutePoint(timeMs: time.ms, latitude: latitude, longitude: longitude,
                                   elevation: optional("altitude"), speed: optional("speed"), course: optional("course"),

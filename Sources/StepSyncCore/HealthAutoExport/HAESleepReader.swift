@@ -15,19 +15,19 @@ struct HAESleepReader {
         "in bed": .inBed, "inbed": .inBed, "unspecified": .asleepUnspecified,
     ]
 
-    func read(_ point: [String: Any], metric: String, index: Int, into reading: inout HAEReading) {
+    func read(_ point: [String: HAEJSON], metric: String, index: Int, into reading: inout HAEReading) {
         if point["startDate"] != nil { return readStaged(point, metric: metric, index: index, into: &reading) }
         let source = HAEPayloadReader.source(point)
-        let sleepStart = (point["sleepStart"] as? String).flatMap(HAEDate.parse)
-        let inBedStart = (point["inBedStart"] as? String).flatMap(HAEDate.parse)
-        guard let start = sleepStart ?? inBedStart ?? (point["date"] as? String).flatMap(HAEDate.parseDay) else {
+        let sleepStart = point["sleepStart"]?.string.flatMap(HAEDate.parse)
+        let inBedStart = point["inBedStart"]?.string.flatMap(HAEDate.parse)
+        guard let start = sleepStart ?? inBedStart ?? point["date"]?.string.flatMap(HAEDate.parseDay) else {
             return reading.skip(metric, index, "unreadableDate")
         }
         var hours: [(SleepStage, String, Double)] = []
         for (key, stage) in [("core", SleepStage.asleepCore), ("deep", .asleepDeep), ("rem", .asleepREM),
                              ("asleep", .asleepUnspecified), ("awake", .awake), ("inBed", .inBed)] {
             guard let raw = point[key] else { continue }
-            guard let value = HAEPayloadReader.number(raw) else { return reading.skip(metric, index, "invalidValue") }
+            guard let value = raw.number else { return reading.skip(metric, index, "invalidValue") }
             guard value.isFinite else { return reading.skip(metric, index, "nonFiniteValue") }
             guard value >= 0 else { return reading.skip(metric, index, "negativeValue") }
             guard value <= 48 else { return reading.skip(metric, index, "invalidValue") }
@@ -53,12 +53,12 @@ struct HAESleepReader {
         reading.samples += made
     }
 
-    private func readStaged(_ point: [String: Any], metric: String, index: Int, into reading: inout HAEReading) {
-        guard let start = (point["startDate"] as? String).flatMap(HAEDate.parse),
-              let end = (point["endDate"] as? String).flatMap(HAEDate.parse) else {
+    private func readStaged(_ point: [String: HAEJSON], metric: String, index: Int, into reading: inout HAEReading) {
+        guard let start = point["startDate"]?.string.flatMap(HAEDate.parse),
+              let end = point["endDate"]?.string.flatMap(HAEDate.parse) else {
             return reading.skip(metric, index, "unreadableDate")
         }
-        guard let name = point["value"] as? String, let stage = Self.stages[name.lowercased()] else {
+        guard let name = point["value"]?.string, let stage = Self.stages[name.lowercased()] else {
             return reading.skip(metric, index, "unknownSleepStage")
         }
         let source = HAEPayloadReader.source(point)

@@ -13,22 +13,22 @@ import Foundation
 struct HAEWorkoutReader {
     let reader: HAEPayloadReader
 
-    func read(_ value: Any, at i: Int, into reading: inout HAEReading) throws(HAEPayloadError) {
+    func read(_ value: HAEJSON, at i: Int, into reading: inout HAEReading) throws(HAEPayloadError) {
         let field = "data.workouts[\(i)]"
-        guard let workout = value as? [String: Any] else { throw HAEPayloadError(field: field, "is not an object") }
-        let name = (workout["name"] as? String).map { String($0.prefix(128)) } ?? "Other"
-        guard let start = (workout["start"] as? String).flatMap(HAEDate.parse),
-              let end = (workout["end"] as? String).flatMap(HAEDate.parse) else {
+        guard let workout = value.object else { throw HAEPayloadError(field: field, "is not an object") }
+        let name = workout["name"]?.string.map { String($0.prefix(128)) } ?? "Other"
+        guard let start = workout["start"]?.string.flatMap(HAEDate.parse),
+              let end = workout["end"]?.string.flatMap(HAEDate.parse) else {
             return reading.skip("workouts", i, "unreadableDate")
         }
         let uuid: UUID
-        if let id = workout["id"] as? String {
+        if let id = workout["id"]?.string {
             guard let parsed = UUID(uuidString: id) else { return reading.skip("workouts", i, "invalidValue") }
             uuid = parsed
         } else {
             uuid = HAEPointIdentity.workoutUUID(name: name, startMs: start.ms, endMs: end.ms)
         }
-        let duration = HAEPayloadReader.number(workout["duration"]) ?? Double(end.ms - start.ms) / 1000
+        let duration = workout["duration"]?.number ?? Double(end.ms - start.ms) / 1000
         var details: [UInt8] = [UInt8(ascii: "{")]
         let activity = "HKWorkoutActivityType" + name.filter { $0.isLetter || $0.isNumber }
         JSONBytes.member("activityType", string: activity, to: &details)
@@ -44,7 +44,7 @@ struct HAEWorkoutReader {
             JSONBytes.appendKey(unit, to: &details)
             JSONBytes.appendString(units, to: &details)
         }
-        let route = (workout["route"] as? [Any]).map {
+        let route = (workout["route"]?.array).map {
             HAERouteReader.points($0, metric: "workouts[\(i)].route", into: &reading)
         } ?? []
         if !route.isEmpty { JSONBytes.member("route", string: "health-auto-export", to: &details) }
@@ -57,9 +57,9 @@ struct HAEWorkoutReader {
         reading.samples.append(sample)
         reading.samples += HAERouteReader.samples(route, workout: sample)
         for key in ["heartRateData", "heartRateRecovery"] {
-            guard let points = workout[key] as? [Any] else { continue }
+            guard let points = workout[key]?.array else { continue }
             for (k, point) in points.enumerated() {
-                guard let point = point as? [String: Any] else {
+                guard let point = point.object else {
                     throw HAEPayloadError(field: "\(field).\(key)[\(k)]", "is not an object")
                 }
                 reader.readPoint(HAEPoint(point), type: .heartRate, units: "bpm", metric: "workouts[\(i)].\(key)", index: k,
@@ -69,9 +69,9 @@ struct HAEWorkoutReader {
     }
 
     /// A `{qty, units}` quantity with a finite, non-negative `qty`.
-    static func quantity(_ value: Any?) -> (Double, String)? {
-        guard let object = value as? [String: Any], let qty = HAEPayloadReader.number(object["qty"]), qty.isFinite,
+    static func quantity(_ value: HAEJSON?) -> (Double, String)? {
+        guard let object = value?.object, let qty = object["qty"]?.number, qty.isFinite,
               qty >= 0 else { return nil }
-        return (qty, String(((object["units"] as? String) ?? "").prefix(16)))
+        return (qty, String((object["units"]?.string ?? "").prefix(16)))
     }
 }

@@ -31,6 +31,12 @@ struct RequestLogMiddleware: RouterMiddleware {
     /// The request ids, kept from a proxy's `X-Request-Id` or made.
     let requestIDs: RequestIDs
 
+    /// Health Auto Export's headers naming the pushing automation, and their keys in the log line's metadata.
+    static let automationHeaders: [(HTTPField.Name, String)] = [
+        (HTTPField.Name("automation-name")!, "hae.automation.name"),
+        (HTTPField.Name("automation-id")!, "hae.automation.id"), (HTTPField.Name("session-id")!, "hae.session.id"),
+    ]
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
@@ -70,6 +76,9 @@ struct RequestLogMiddleware: RouterMiddleware {
                 + Double(duration.components.attoseconds) / 1e18),
         ]
         if let client = context.client.identity { metadata["client"] = "\(client.name ?? client.id)" }
+        for (header, key) in Self.automationHeaders {
+            if let value = request.headers[header] { metadata[key] = "\(value.prefix(128))" }
+        }
         context.logger.log(level: status >= 500 ? .warning : .info, "Request", metadata: metadata)
         return response
     }
