@@ -3,31 +3,7 @@ import Logging
 import StepSyncCore
 import StepSyncSink
 import StepSyncTestSupport
-import Synchronization
 import Testing
-
-/// The metadata of the "Request" lines a real in-process sink logs.
-final class CollectedRequestLines: Sendable {
-    let lines = Mutex<[Logger.Metadata]>([])
-
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(collected: self) }
-    }
-
-    struct Handler: LogHandler {
-        let collected: CollectedRequestLines
-        var logLevel: Logger.Level = .trace
-        var metadata: Logger.Metadata = [:]
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            guard event.message.description == "Request" else { return }
-            collected.lines.withLock { $0.append(metadata.merging(event.metadata ?? [:]) { $1 }) }
-        }
-    }
-}
 
 /// Issue 34.3: the `automation-name`, `automation-id` and `session-id` headers of a Health Auto Export push are
 /// recorded in the answer (`automation`) and in the request's log line.
@@ -42,8 +18,8 @@ struct SinkHAEAutomationTests {
     func recorded() async throws {
         let dir = try TemporaryDirectory.make("stepsync-hae-automation")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let collected = CollectedRequestLines()
-        let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: dir + "/steps.jsonl")
+        let collected = RequestLog()
+        let configuration = SinkConfiguration(host: "127.0.0.1", port: 0, dataPath: dir + "/steps.jsonl", time: .system)
         let (named, plain) = try await SinkServer.withRunningSink(configuration: configuration,
                                                                   logger: collected.logger) { port in
             let named = try await SinkHarness.request(
@@ -51,7 +27,7 @@ struct SinkHAEAutomationTests {
                 headers: [("automation-aggregation", "minutes"), ("automation-name", "Steps to \u{201C}home\u{201D}"),
                           ("automation-id", "7F3C-22"), ("session-id", "S-9")])
             let plain = try await SinkHarness.request("POST", "/ingest/health-auto-export", port: port, token: nil,
-                                                      body: Self.body)
+                                                      body: Self.body, headers: [("automation-aggregation", "minutes")])
             return (named, plain)
         }
         #expect(named.status == 200)
@@ -64,7 +40,7 @@ struct SinkHAEAutomationTests {
         #expect(plainAnswer["automation"] == nil)
         #expect(plainAnswer["duplicates"] as? Int == 1)
 
-        let lines = collected.lines.withLock { $0 }.filter { $0["http.path"] == "/ingest/health-auto-export" }
+        let lines = collected.requests.filter { $0["http.path"] == "/ingest/health-auto-export" }
         #expect(lines.count == 2)
         #expect(lines.first?["hae.automation.name"] == "Steps to \u{201C}home\u{201D}")
         #expect(lines.first?["hae.automation.id"] == "7F3C-22")
