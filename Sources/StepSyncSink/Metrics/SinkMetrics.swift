@@ -74,10 +74,7 @@ public final class SinkMetrics: Sendable {
         }
         let type = types.count == 1 ? typeLabel(types.keys.first!.rawValue) : "mixed"
         for (outcome, count) in [("inserted", inserted), ("replaced", replaced), ("duplicate", duplicates)] {
-            registry.makeCounter(descriptor: Self.name("samples", unit: "total", """
-                    Samples of accepted ingests by outcome (inserted, replaced, duplicate; refused: points of a \
-                    Health Auto Export push skipped as unreadable), storage and type (mixed: a batch of several types).
-                    """),
+            registry.makeCounter(descriptor: Self.samples,
                                  labels: [("storage", storage), ("type", type), ("outcome", outcome)])
                 .increment(by: Int64(count))
         }
@@ -86,10 +83,7 @@ public final class SinkMetrics: Sendable {
     /// Points of a Health Auto Export push skipped as unreadable (reason → count), counted as refused samples.
     func recordRefused(_ count: Int) {
         guard count > 0 else { return }
-        registry.makeCounter(descriptor: Self.name("samples", unit: "total", """
-                Samples of accepted ingests by outcome (inserted, replaced, duplicate; refused: points of a \
-                Health Auto Export push skipped as unreadable), storage and type (mixed: a batch of several types).
-                """),
+        registry.makeCounter(descriptor: Self.samples,
                              labels: [("storage", storage), ("type", "mixed"), ("outcome", "refused")])
             .increment(by: Int64(count))
     }
@@ -149,6 +143,14 @@ public final class SinkMetrics: Sendable {
             labels.insert(name)
             return name
         }
+    }
+
+    /// `stepsync_samples_total`, counted by ingests and by Health Auto Export's skipped points.
+    private static var samples: MetricNameDescriptor {
+        name("samples", unit: "total", """
+            Samples of accepted ingests by outcome (inserted, replaced, duplicate; refused: points of a Health Auto \
+            Export push skipped as unreadable), storage and type (mixed: a batch of several types).
+            """)
     }
 
     private static func name(_ metric: String, unit: String, _ help: String) -> MetricNameDescriptor {
