@@ -27,9 +27,9 @@ struct HAEJSONTests {
 
     @Test("Values decode to their cases; a number reads from a number, a numeric string or a Boolean")
     func values() throws {
-        let json = try JSONDecoder().decode(HAEJSON.self, from: Data("""
+        let json = try #require(HAEJSON(parsing: """
             {"s":"x","n":2.5,"t":true,"z":null,"a":[1,"2"],"o":{"qty":"3.5"}}
-            """.utf8))
+            """))
         #expect(json["s"]?.string == "x")
         #expect(json["n"]?.number == 2.5)
         #expect(json["t"]?.number == 1)

@@ -32,9 +32,7 @@ public struct HAEIngestAnswer: Hashable, Sendable {
         skipped = reading.skipped
         skippedPoints = reading.skippedPoints
         notStored = reading.notStored
-        var types: [SampleType: Int] = [:]
-        for sample in reading.samples { types[sample.type, default: 0] += 1 }
-        self.types = types
+        types = reading.types
         unknownMetrics = reading.unknownMetrics
     }
 

@@ -1,7 +1,7 @@
 /// A JSON value, typed: for the rare, small parts of a body (sleep points, workouts and their routes) that
-/// ``HAESleepReader`` and ``HAEWorkoutReader`` read by key. The metric points, which are most of a body, are read as
-/// ``HAEPoint`` instead. A scalar that is none of these reads as ``null``.
-enum HAEJSON: Decodable, Sendable {
+/// ``HAESleepReader`` and ``HAEWorkoutReader`` read by key, made by ``HAEBodyScanner/json(depth:)``. The metric
+/// points, which are most of a body, are read as ``HAEPoint`` instead. A number too large for `Double` is infinite.
+enum HAEJSON: Sendable {
     case object([String: HAEJSON])
     case array([HAEJSON])
     case string(String)
@@ -9,29 +9,16 @@ enum HAEJSON: Decodable, Sendable {
     case bool(Bool)
     case null
 
-    init(from decoder: any Decoder) throws {
-        if let object = try? decoder.container(keyedBy: HAEJSONKey.self) {
-            var out: [String: HAEJSON] = [:]
-            for key in object.allKeys { out[key.stringValue] = try object.decode(HAEJSON.self, forKey: key) }
-            self = .object(out)
-        } else if var array = try? decoder.unkeyedContainer() {
-            var out: [HAEJSON] = []
-            while !array.isAtEnd { out.append(try array.decode(HAEJSON.self)) }
-            self = .array(out)
-        } else {
-            let single = try decoder.singleValueContainer()
-            if single.decodeNil() {
-                self = .null
-            } else if let string = try? single.decode(String.self) {
-                self = .string(string)
-            } else if let number = try? single.decode(Double.self) {
-                self = .number(number)
-            } else if let flag = try? single.decode(Bool.self) {
-                self = .bool(flag)
-            } else {
-                self = .null
-            }
+    /// The value that is all of `text`; `nil` when it is not one JSON value.
+    init?(parsing text: some StringProtocol) {
+        var text = String(text)
+        let value = text.withUTF8 { utf8 -> HAEJSON? in
+            var scanner = HAEBodyScanner(UnsafeRawBufferPointer(utf8))
+            guard let value = try? scanner.json(), (try? scanner.parser.expectEnd()) != nil else { return nil }
+            return value
         }
+        guard let value else { return nil }
+        self = value
     }
 
     /// The member `key` of an object; `nil` when absent or when this is not an object.

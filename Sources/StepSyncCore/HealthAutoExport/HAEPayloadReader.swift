@@ -26,78 +26,141 @@ public struct HAEPayloadReader: Sendable {
         self.aggregation = aggregation
     }
 
-    /// Reads `body` in one pass with `JSONDecoder` (``HAEPayloadBody``): each point becomes its samples as it is
-    /// decoded, so what is held is the body, the decoder's compact index of it and the samples.
+    /// Reads all of `body` (``HAEBodyMap`` then every part): for tests and small bodies. The sink reads a body a
+    /// batch at a time instead (``read(_:map:cursor:into:upTo:)``).
     public func read(_ body: Data) throws(HAEPayloadError) -> HAEReading {
-        let decoder = JSONDecoder()
-        decoder.userInfo[HAEPayloadBody.readerKey] = self
-        do {
-            return try decoder.decode(HAEPayloadBody.self, from: body).reading
-        } catch let error as HAEPayloadError {
-            throw error
-        } catch {
-            throw HAEPayloadError(field: "body", "is not JSON (\(String(describing: error).prefix(200)))")
-        }
-    }
-
-    /// A `{date, qty}` or `{date, Min, Avg, Max}` point.
-    func readPoint(_ point: HAEPoint, type: SampleType, units: String, metric: String, index: Int,
-                   into reading: inout HAEReading) {
-        guard let date = point.date?.string.flatMap(HAEDate.parse) else {
-            return reading.skip(metric, index, "unreadableDate")
-        }
-        let (unit, factor) = HAEMetricTable.unit(point.units?.string ?? units)
-        let source = Self.source(point.source?.string)
-        if point.qty == nil, point.avg != nil || point.min != nil || point.max != nil {
-            let avg = point.avg?.number, low = point.min?.number, high = point.max?.number
-            guard let middle = avg ?? low ?? high else { return reading.skip(metric, index, "missingValue") }
-            var roles = [("", middle)]
-            if let low, low != middle { roles.append(("min", low)) }
-            if let high, high != middle { roles.append(("max", high)) }
-            guard roles.allSatisfy({ $0.1.isFinite }) else { return reading.skip(metric, index, "nonFiniteValue") }
-            var made: [HealthSample] = []
-            for (role, value) in roles {
-                guard let sample = sample(type: type, date: date, value: value * factor, unit: unit, source: source,
-                                          role: role, metric: metric, index: index, into: &reading) else { return }
-                made.append(sample)
+        try body.withUnsafeBytes { bytes in
+            Result { () throws(HAEPayloadError) -> HAEReading in
+                let map = try HAEBodyMap(bytes, reader: self)
+                var reading = HAEReading(map)
+                var cursor = HAEBodyCursor()
+                read(bytes, map: map, cursor: &cursor, into: &reading, upTo: .max)
+                return reading
             }
-            reading.samples += made
-            return
-        }
-        guard let value = point.qty?.number else { return reading.skip(metric, index, "missingValue") }
-        if let sample = sample(type: type, date: date, value: value * factor, unit: unit, source: source, role: "",
-                               metric: metric, index: index, into: &reading) {
-            reading.samples.append(sample)
+        }.get()
+    }
+
+    /// Reads the parts of `map` (made of these `bytes`) from `cursor` into `reading`, stopping between points once
+    /// `reading` holds at least `limit` samples (or at the end): the sink hands them off (``HAEReading/handOff()``),
+    /// stores them and reads on. A body the map accepted reads without error.
+    public func read(_ bytes: UnsafeRawBufferPointer, map: HAEBodyMap, cursor: inout HAEBodyCursor,
+                     into reading: inout HAEReading, upTo limit: Int) {
+        var scanner = HAEBodyScanner(bytes)
+        while cursor.part < map.parts.count, reading.samples.count < limit {
+            switch map.parts[cursor.part] {
+            case .workout(let index, let offset):
+                scanner.offset = offset
+                if let workout = try? scanner.json() {
+                    try? HAEWorkoutReader(reader: self).read(workout, at: index, into: &reading)
+                }
+                cursor.part += 1
+            case .metric(let metric):
+                let done: Bool? = try? readMetric(metric, &scanner, cursor: &cursor, into: &reading, upTo: limit)
+                if done != false {
+                    cursor.part += 1
+                    cursor.point = nil
+                }
+            }
         }
     }
 
-    func readBloodPressure(_ point: HAEPoint, metric: String, index: Int, into reading: inout HAEReading) {
-        guard let date = point.date?.string.flatMap(HAEDate.parse) else {
+    /// Reads `metric`'s points from the cursor; true at the end of its array, false when `limit` stopped it.
+    private func readMetric(_ metric: HAEBodyMap.Metric, _ s: inout HAEBodyScanner, cursor: inout HAEBodyCursor,
+                            into reading: inout HAEReading, upTo limit: Int) throws(WireError) -> Bool {
+        var k: Int
+        if let point = cursor.point {
+            s.offset = point.offset
+            k = point.index
+        } else {
+            s.offset = metric.offset
+            guard try s.openArray() else { return true }
+            k = 0
+        }
+        let (type, _) = HAEMetricTable.type(of: metric.name)
+        let units = HAEMetricTable.unit(metric.units)
+        while true {
+            if metric.name == "sleep_analysis" {
+                if let point = try s.json().object {
+                    HAESleepReader(reader: self).read(point, metric: metric.name, index: k, into: &reading)
+                }
+            } else {
+                let point = try HAEPoint(&s, sources: &cursor.sources)
+                if metric.name == "blood_pressure" {
+                    readBloodPressure(point, metric: metric.name, index: k, cursor: &cursor, into: &reading)
+                } else {
+                    readPoint(point, type: type, units: units, metric: metric.name, index: k, cursor: &cursor,
+                              into: &reading)
+                }
+            }
+            k += 1
+            guard try s.nextElement() else { return true }
+            if reading.samples.count >= limit {
+                cursor.point = (s.offset, k)
+                return false
+            }
+        }
+    }
+
+    /// A `{date, qty}` or `{date, Min, Avg, Max}` point of a metric whose `units` are given (a point's own `units`
+    /// win).
+    func readPoint(_ point: HAEPoint, type: SampleType, units: (unit: String, factor: Double), metric: String,
+                   index: Int, cursor: inout HAEBodyCursor, into reading: inout HAEReading) {
+        guard let date = point.date else { return reading.skip(metric, index, "unreadableDate") }
+        let (unit, factor) = point.units.map(HAEMetricTable.unit) ?? units
+        let source = Self.source(point.source)
+        var values = (point.qty, "", nil as Double?, nil as Double?)
+        if point.qty == nil, point.avg != nil || point.min != nil || point.max != nil {
+            guard let middle = point.avg ?? point.min ?? point.max else { return reading.skip(metric, index, "missingValue") }
+            values = (middle, "", point.min.flatMap { $0 != middle ? $0 : nil }, point.max.flatMap { $0 != middle ? $0 : nil })
+            guard middle.isFinite, values.2?.isFinite ?? true, values.3?.isFinite ?? true else {
+                return reading.skip(metric, index, "nonFiniteValue")
+            }
+        }
+        guard let value = values.0 else { return reading.skip(metric, index, "missingValue") }
+        guard let length = aggregation.lengthMs(startMs: date.ms, offsetSeconds: date.offsetSeconds) else {
             return reading.skip(metric, index, "unreadableDate")
         }
-        guard let systolic = point.systolic?.number, let diastolic = point.diastolic?.number else {
+        let device = cursor.device(ofSource: source)
+        var made: [HealthSample] = []
+        for (role, value) in [("", value), ("min", values.2), ("max", values.3)] {
+            guard let value else { continue }
+            let sample = HealthSample(
+                uuid: cursor.uuid(type: type, source: source, startMs: date.ms, lengthMs: length, role: role),
+                type: type, startMs: date.ms, endMs: date.ms + length, utcOffsetSeconds: date.offsetSeconds,
+                value: value * factor, unit: unit, sourceName: source, sourceBundleId: Self.bundleId,
+                deviceName: device)
+            guard Self.valid(sample, metric: metric, index: index, into: &reading) else { return }
+            made.append(sample)
+        }
+        reading.samples += made
+    }
+
+    /// A `{date, systolic, diastolic}` point: a systolic and a diastolic sample, or neither.
+    func readBloodPressure(_ point: HAEPoint, metric: String, index: Int, cursor: inout HAEBodyCursor,
+                           into reading: inout HAEReading) {
+        guard let date = point.date else { return reading.skip(metric, index, "unreadableDate") }
+        guard let systolic = point.systolic, let diastolic = point.diastolic else {
             return reading.skip(metric, index, "missingValue")
         }
-        let source = Self.source(point.source?.string)
-        guard let a = sample(type: HAEMetricTable.systolic, date: date, value: systolic, unit: "mmHg", source: source,
-                             role: "", metric: metric, index: index, into: &reading),
-              let b = sample(type: HAEMetricTable.diastolic, date: date, value: diastolic, unit: "mmHg",
-                             source: source, role: "", metric: metric, index: index, into: &reading) else { return }
-        reading.samples += [a, b]
-    }
-
-    /// The sample of a point dated `date` covering its bucket, or `nil` (skipped and counted) when it is not valid.
-    func sample(type: SampleType, date: HAEDate.Instant, value: Double, unit: String, source: String, role: String,
-                metric: String, index: Int, into reading: inout HAEReading) -> HealthSample? {
         guard let length = aggregation.lengthMs(startMs: date.ms, offsetSeconds: date.offsetSeconds) else {
-            reading.skip(metric, index, "unreadableDate")
-            return nil
+            return reading.skip(metric, index, "unreadableDate")
         }
-        return sample(type: type, startMs: date.ms, endMs: date.ms + length, offset: date.offsetSeconds, value: value,
-                      unit: unit, source: source, role: role, metric: metric, index: index, into: &reading)
+        let source = Self.source(point.source)
+        var made: [HealthSample] = []
+        for (type, value) in [(HAEMetricTable.systolic, systolic), (HAEMetricTable.diastolic, diastolic)] {
+            let sample = HealthSample(
+                uuid: cursor.uuid(type: type, source: source, startMs: date.ms, lengthMs: length, role: ""),
+                type: type, startMs: date.ms, endMs: date.ms + length, utcOffsetSeconds: date.offsetSeconds,
+                value: value, unit: "mmHg", sourceName: source, sourceBundleId: Self.bundleId,
+                deviceName: cursor.device(ofSource: source))
+            guard Self.valid(sample, metric: metric, index: index, into: &reading) else { return }
+            made.append(sample)
+        }
+        reading.samples += made
     }
 
-    /// A sample of `[startMs, endMs)`, named by its bucket, or `nil` (skipped and counted) when it is not valid.
+    /// A sample of `[startMs, endMs)`, named by its bucket (or `uuid`), or `nil` (skipped and counted) when it is not
+    /// valid: for sleep and workouts, which are few.
     func sample(type: SampleType, startMs: Int64, endMs: Int64, offset: Int32?, value: Double, unit: String,
                 source: String, role: String, metric: String, index: Int, into reading: inout HAEReading,
                 uuid: UUID? = nil) -> HealthSample? {
@@ -107,17 +170,20 @@ public struct HAEPayloadReader: Sendable {
             type: type, startMs: startMs, endMs: endMs, utcOffsetSeconds: offset, value: value, unit: unit,
             sourceName: source, sourceBundleId: Self.bundleId,
             deviceName: HAEPointIdentity.deviceName(ofSource: source))
-        if let problem = SampleValidation.problem(of: sample) {
-            let reason = switch problem.reason {
-            case .valueNotFinite: "nonFiniteValue"
-            case .negativeValue: "negativeValue"
-            case .instantOutOfRange, .endBeforeStart: "unreadableDate"
-            default: "invalidValue"
-            }
-            reading.skip(metric, index, reason)
-            return nil
+        return Self.valid(sample, metric: metric, index: index, into: &reading) ? sample : nil
+    }
+
+    /// Whether ``SampleValidation`` accepts `sample`; if not, the point is skipped and counted by reason.
+    static func valid(_ sample: HealthSample, metric: String, index: Int, into reading: inout HAEReading) -> Bool {
+        guard let problem = SampleValidation.problem(of: sample) else { return true }
+        let reason = switch problem.reason {
+        case .valueNotFinite: "nonFiniteValue"
+        case .negativeValue: "negativeValue"
+        case .instantOutOfRange, .endBeforeStart: "unreadableDate"
+        default: "invalidValue"
         }
-        return sample
+        reading.skip(metric, index, reason)
+        return false
     }
 
     // MARK: - Values
@@ -130,6 +196,7 @@ public struct HAEPayloadReader: Sendable {
     /// `text` (at most 256 bytes), or ``defaultSource`` when it is absent or empty.
     static func source(_ text: String?) -> String {
         guard let text, !text.isEmpty else { return defaultSource }
+        if text.utf8.count <= 256 { return text }
         return String(decoding: text.utf8.prefix(256), as: UTF8.self)
     }
 }

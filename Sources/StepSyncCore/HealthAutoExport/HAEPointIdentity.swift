@@ -18,6 +18,42 @@ public enum HAEPointIdentity {
                          name: "\(type.rawValue)\u{1F}\(source)\u{1F}\(startMs)\u{1F}\(lengthMs)\u{1F}\(role)")
     }
 
+    /// The SHA-1 state after the namespace and the name's `type ␟ source ␟` prefix, for ``uuid(resuming:startMs:lengthMs:role:)``:
+    /// the points of one metric and source share it.
+    public static func prefix(type: SampleType, source: String) -> SHA1 {
+        let prefix = Array("\(type.rawValue)\u{1F}\(source)\u{1F}".utf8)
+        return prefix.withUnsafeBytes { NameBasedUUID.state(namespace: namespace, prefix: $0) }
+    }
+
+    /// ``uuid(type:source:startMs:lengthMs:role:)`` continued from its ``prefix(type:source:)``: the same uuid,
+    /// without building the name.
+    public static func uuid(resuming state: SHA1, startMs: Int64, lengthMs: Int64, role: String) -> UUID {
+        var role = role
+        return role.withUTF8 { role in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48 + role.count) { buffer in
+                var n = 0
+                func decimal(_ value: Int64) {
+                    if value < 0 { buffer[n] = UInt8(ascii: "-"); n += 1 }
+                    var v = value.magnitude
+                    let start = n
+                    repeat {
+                        buffer[n] = UInt8(ascii: "0") + UInt8(v % 10)
+                        v /= 10
+                        n += 1
+                    } while v > 0
+                    var a = start, b = n - 1
+                    while a < b { buffer.swapAt(a, b); a += 1; b -= 1 }
+                }
+                decimal(startMs)
+                buffer[n] = 0x1F; n += 1
+                decimal(lengthMs)
+                buffer[n] = 0x1F; n += 1
+                for byte in role { buffer[n] = byte; n += 1 }
+                return NameBasedUUID.v5(resuming: state, suffix: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[0..<n])))
+            }
+        }
+    }
+
     /// The uuid of a version-1 workout (which has no `id`): its activity name, start and end.
     public static func workoutUUID(name: String, startMs: Int64, endMs: Int64) -> UUID {
         NameBasedUUID.v5(namespace: namespace, name: "workout\u{1F}\(name)\u{1F}\(startMs)\u{1F}\(endMs)")

@@ -56,14 +56,15 @@ struct HAEWorkoutReader {
         sample.details = String(decoding: details, as: UTF8.self)
         reading.samples.append(sample)
         reading.samples += HAERouteReader.samples(route, workout: sample)
+        var cursor = HAEBodyCursor()
         for key in ["heartRateData", "heartRateRecovery"] {
             guard let points = workout[key]?.array else { continue }
             for (k, point) in points.enumerated() {
                 guard let point = point.object else {
                     throw HAEPayloadError(field: "\(field).\(key)[\(k)]", "is not an object")
                 }
-                reader.readPoint(HAEPoint(point), type: .heartRate, units: "bpm", metric: "workouts[\(i)].\(key)", index: k,
-                                 into: &reading)
+                reader.readPoint(HAEPoint(point), type: .heartRate, units: HAEMetricTable.unit("bpm"),
+                                 metric: "workouts[\(i)].\(key)", index: k, cursor: &cursor, into: &reading)
             }
         }
     }

@@ -22,6 +22,8 @@ struct WireParser {
     var lastNumberIsCanonical = false
     /// Where the last sample key read starts (after its quote), to name an unknown field in an `invalid_text` error.
     var lastKeyStart = 0
+    /// When set, ``skipValue(depth:)`` passes numbers too large for `Double` (valid JSON that the wire refuses).
+    var skipsAnyNumber = false
     /// When set, ``parseRequest(_:)`` also records, per sample, ``storedLineSpan``.
     var recordsStoredLines = false
     /// Per sample of the last ``parseRequest(_:)`` (when ``recordsStoredLines``): the range of its object in the input
@@ -224,8 +226,17 @@ struct WireParser {
         return v
     }
 
-    /// Parses a JSON number; plain integers without a `Double(String)` round trip.
+    /// Parses a JSON number; plain integers without a `Double(String)` round trip. A number `Double` cannot hold
+    /// (`1e999`) is an error.
     mutating func parseNumber() throws(WireError) -> Double {
+        let value = try parseAnyNumber()
+        guard value.isFinite else { throw syntax("invalid number") }
+        return value
+    }
+
+    /// Parses a JSON number as ``parseNumber()`` does, but gives `±infinity` for one too large for `Double` (its
+    /// syntax is still checked): for readers that skip such a value rather than refuse the body.
+    mutating func parseAnyNumber() throws(WireError) -> Double {
         let start = i
         var negative = false
         if peek == UInt8(ascii: "-") { negative = true; i += 1 }
@@ -262,7 +273,7 @@ struct WireParser {
         }
         lastNumberIsCanonical = false
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw syntax("invalid number") }
+        guard let value = Double(text) else { throw syntax("invalid number") }
         return value
     }
 
@@ -301,7 +312,7 @@ struct WireParser {
         case UInt8(ascii: "t"): guard matchLiteral("true") else { throw syntax("invalid literal") }
         case UInt8(ascii: "f"): guard matchLiteral("false") else { throw syntax("invalid literal") }
         case UInt8(ascii: "n"): guard matchLiteral("null") else { throw syntax("invalid literal") }
-        case UInt8(ascii: "-"), 48...57: _ = try parseNumber()
+        case UInt8(ascii: "-"), 48...57: _ = skipsAnyNumber ? try parseAnyNumber() : try parseNumber()
         default: throw syntax("unexpected character")
         }
     }

@@ -11,6 +11,11 @@ extension SinkResponder {
         SinkRoute("/ingest/health-auto-export", post: { try await $0.ingestHealthAutoExport($1.request, client: $1.client) }),
     ]
 
+    /// The samples read from a Health Auto Export body before they are stored, so that a body of any size holds
+    /// one batch of samples at a time (a batch is its own durable write; a retry after a crash finds the batches
+    /// stored as duplicates and ends exact).
+    static let haeBatchSamples = 25_000
+
     /// The header naming the automation that pushed.
     static let automationName = HTTPField.Name("automation-name")!
     /// The header holding the automation's id.
@@ -19,9 +24,10 @@ extension SinkResponder {
     static let sessionId = HTTPField.Name("session-id")!
 
     /// Reads the body (at most ``SinkConfiguration/maxHAEBytes``) with ``HAEPayloadReader``, bucketed by the
-    /// `automation-aggregation` header, and stores its samples with ``SampleStorage/insertReplacing(_:for:)``: the
-    /// same payload again inserts nothing, a grown bucket replaces the stored one. 400 naming the field for a body
-    /// that is not the app's shape (nothing stored); bad points are skipped and counted in the answer
+    /// `automation-aggregation` header: first all of it is checked (``HAEBodyMap``), then its samples are read and
+    /// stored ``haeBatchSamples`` at a time with ``SampleStorage/insertReplacing(_:for:)``: the same payload again
+    /// inserts nothing, a grown bucket replaces the stored one. 400 naming the field for a body that is not the
+    /// app's shape (nothing stored); bad points are skipped and counted in the answer
     /// (``HAEIngestAnswer``). The `automation-name`, `automation-id` and `session-id` headers are echoed in the answer's
     /// `automation` (``HAEAutomation``); ``RequestLogMiddleware`` puts them in the request's log line.
     func ingestHealthAutoExport(_ request: Request, client: ClientIdentity) async throws -> Response {
@@ -35,13 +41,29 @@ extension SinkResponder {
         var reservation = 0
         defer { budget.release(reservation) }
         let body = try await jsonBody(request, reservation: &reservation, limit: configuration.maxHAEBytes)
-        let reading: HAEReading
+        let reader = HAEPayloadReader(aggregation: aggregation)
+        let map: HAEBodyMap
         do {
-            reading = try HAEPayloadReader(aggregation: aggregation).read(Data(buffer: body, byteTransferStrategy: .noCopy))
+            map = try body.withUnsafeReadableBytes { bytes in Result { () throws(HAEPayloadError) in
+                try HAEBodyMap(bytes, reader: reader)
+            } }.get()
         } catch {
             throw SinkError.badRequest(error.description, field: error.field)
         }
-        let outcome = try await storage.insertReplacing(reading.samples, for: client)
+        var reading = HAEReading(map)
+        var cursor = HAEBodyCursor()
+        var outcome = ReplaceOutcome(inserted: 0, replaced: 0, duplicates: 0)
+        while !cursor.isAtEnd(of: map) {
+            body.withUnsafeReadableBytes {
+                reader.read($0, map: map, cursor: &cursor, into: &reading, upTo: Self.haeBatchSamples)
+            }
+            let batch = reading.handOff()
+            guard !batch.isEmpty else { continue }
+            let stored = try await storage.insertReplacing(batch, for: client)
+            outcome.inserted += stored.inserted
+            outcome.replaced += stored.replaced
+            outcome.duplicates += stored.duplicates
+        }
         activity.recordIngest(inserted: outcome.inserted + outcome.replaced, duplicates: outcome.duplicates,
                               client: client)
         metrics.recordIngest(types: [:], inserted: outcome.inserted, replaced: outcome.replaced,

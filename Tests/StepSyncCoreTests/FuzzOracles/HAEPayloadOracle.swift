@@ -9,7 +9,9 @@ import StepSyncCore
 /// 2. an accepted body gives samples that all pass ``SampleValidation`` and end at or after their start, skip counts
 ///    that add up to at least the points named, and reads the same (uuids, values) a second time;
 /// 3. every date ``HAEDate`` accepts in the body's text is inside ``Instants`` (checked on the whole input as one
-///    date too).
+///    date too);
+/// 4. read a batch at a time (as the sink reads, ``HAEBodyMap`` and ``HAEBodyCursor``; batches of 1 to 4 samples),
+///    the body gives the same samples and skip counts as in one reading.
 enum HAEPayloadOracle {
     static let aggregations: [HAEAggregation] = [.none, .seconds(60), .seconds(3600), .seconds(86_400), .months(1),
                                                  .months(12)]
@@ -38,6 +40,20 @@ enum HAEPayloadOracle {
         }
         let skipped = reading.skipped.values.reduce(0, +)
         if skipped < reading.skippedPoints.count { problems.append("\(skipped) skipped, \(reading.skippedPoints.count) named") }
+        let limit = 1 + bytes.count % 4
+        body.withUnsafeBytes { raw in
+            guard let map = try? HAEBodyMap(raw, reader: reader) else {
+                return problems.append("the map refused a body read whole")
+            }
+            var batched = HAEReading(map), cursor = HAEBodyCursor(), samples: [HealthSample] = []
+            while !cursor.isAtEnd(of: map) {
+                reader.read(raw, map: map, cursor: &cursor, into: &batched, upTo: limit)
+                samples += batched.handOff()
+            }
+            if samples != reading.samples || batched.skipped != reading.skipped || batched.types != reading.types {
+                problems.append("read in batches of \(limit), the body reads otherwise")
+            }
+        }
         if let again = try? reader.read(body) {
             if again.samples.map(\.uuid) != reading.samples.map(\.uuid)
                 || again.samples.map(\.value.bitPattern) != reading.samples.map(\.value.bitPattern) {
