@@ -14,4 +14,11 @@ public struct ReplaceOutcome: Hashable, Sendable {
         self.replaced = replaced
         self.duplicates = duplicates
     }
+
+    /// Adds `other`'s counts (a request stored in several calls).
+    public mutating func add(_ other: ReplaceOutcome) {
+        inserted += other.inserted
+        replaced += other.replaced
+        duplicates += other.duplicates
+    }
 }

@@ -15,11 +15,24 @@ extension SampleStorage {
         last.reserveCapacity(samples.count)
         for (i, sample) in samples.enumerated() { last[sample.uuid] = i }
         var unique: [HealthSample] = []
-        unique.reserveCapacity(last.count)
         var byType: [SampleType: [Int]] = [:]
-        for (i, sample) in samples.enumerated() where last[sample.uuid] == i {
-            byType[sample.type, default: []].append(unique.count)
-            unique.append(sample)
+        if last.count == samples.count {
+            // No uuid repeats (the usual body): the samples as they are, not copied one by one.
+            unique = samples
+            var run = 0
+            while run < samples.count {
+                let type = samples[run].type
+                var end = run + 1
+                while end < samples.count, samples[end].type == type { end += 1 }
+                byType[type, default: []].append(contentsOf: run..<end)
+                run = end
+            }
+        } else {
+            unique.reserveCapacity(last.count)
+            for (i, sample) in samples.enumerated() where last[sample.uuid] == i {
+                byType[sample.type, default: []].append(unique.count)
+                unique.append(sample)
+            }
         }
         var replaced = 0
         for (type, indices) in byType.sorted(by: { $0.key < $1.key }) {

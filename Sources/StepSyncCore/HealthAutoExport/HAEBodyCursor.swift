@@ -27,11 +27,23 @@ public struct HAEBodyCursor: Sendable {
     /// Whether every part of `map` has been read.
     public func isAtEnd(of map: HAEBodyMap) -> Bool { part >= map.parts.count }
 
+    /// The last source ``device(ofSource:)`` answered for, and its device: most points of a metric repeat it.
+    private var lastDevice: (source: String, device: String?)?
+    /// The last (type, source) ``uuid(type:source:startMs:lengthMs:role:)`` hashed, and its state.
+    private var lastPrefix: (key: PrefixKey, state: SHA1)?
+
     /// The device `source` names, remembered.
     mutating func device(ofSource source: String) -> String? {
-        if let known = devices[source] { return known }
-        let device = HAEPointIdentity.deviceName(ofSource: source)
-        if devices.count < 1_000 { devices[source] = device }
+        // Interned sources are the same string, which `==` finds at once.
+        if let lastDevice, lastDevice.source == source { return lastDevice.device }
+        let device: String?
+        if let known = devices[source] {
+            device = known
+        } else {
+            device = HAEPointIdentity.deviceName(ofSource: source)
+            if devices.count < 1_000 { devices[source] = device }
+        }
+        lastDevice = (source, device)
         return device
     }
 
@@ -40,12 +52,15 @@ public struct HAEBodyCursor: Sendable {
     mutating func uuid(type: SampleType, source: String, startMs: Int64, lengthMs: Int64, role: String) -> UUID {
         let key = PrefixKey(type: type, source: source)
         let state: SHA1
-        if let known = prefixes[key] {
+        if let lastPrefix, lastPrefix.key == key {
+            state = lastPrefix.state
+        } else if let known = prefixes[key] {
             state = known
         } else {
             state = HAEPointIdentity.prefix(type: type, source: source)
             if prefixes.count < 1_000 { prefixes[key] = state }
         }
+        lastPrefix = (key, state)
         return HAEPointIdentity.uuid(resuming: state, startMs: startMs, lengthMs: lengthMs, role: role)
     }
 }

@@ -9,7 +9,7 @@ struct HAEBodyScanner {
 
     init(_ bytes: UnsafeRawBufferPointer) {
         parser = WireParser(bytes)
-        parser.skipsAnyNumber = true
+        parser.readsAnyNumber = true
     }
 
     /// The byte offset read up to.
@@ -74,35 +74,12 @@ struct HAEBodyScanner {
         try parser.skipValue(depth: 1)
     }
 
-    /// Any value, typed (``HAEJSON``); a number too large for `Double` reads as infinite.
-    mutating func json(depth: Int = 0) throws(WireError) -> HAEJSON {
-        guard depth < 64 else { throw parser.syntax("nesting too deep") }
-        guard let c = peek() else { throw parser.syntax("unexpected end of input") }
-        switch c {
-        case UInt8(ascii: "{"):
-            var members: [String: HAEJSON] = [:]
-            guard try openObject() else { return .object(members) }
-            repeat {
-                let key = try key()
-                members[key] = try json(depth: depth + 1)
-            } while try nextMember()
-            return .object(members)
-        case UInt8(ascii: "["):
-            var elements: [HAEJSON] = []
-            guard try openArray() else { return .array(elements) }
-            repeat { elements.append(try json(depth: depth + 1)) } while try nextElement()
-            return .array(elements)
-        case UInt8(ascii: "\""): return .string(try parser.parseString())
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool(try boolean())
-        case UInt8(ascii: "n"):
-            guard parser.matchLiteral("null") else { throw parser.syntax("invalid literal") }
-            return .null
-        case UInt8(ascii: "-"), 48...57: return .number(try parser.parseAnyNumber())
-        default: throw parser.syntax("unexpected character")
-        }
+    /// Any value, typed (``JSONValue``); a number too large for `Double` reads as infinite.
+    mutating func json() throws(WireError) -> JSONValue {
+        try parser.value()
     }
 
-    /// A point's number field, read as ``HAEJSON/number`` reads: a number, a string holding one (at most 64 bytes
+    /// A point's number field, read as ``JSONValue/number`` reads: a number, a string holding one (at most 64 bytes
     /// read), or a Boolean as 1 or 0; `nil` for anything else (skipped, its syntax checked).
     mutating func pointNumber() throws(WireError) -> Double? {
         guard let c = peek() else { throw parser.syntax("unexpected end of input") }

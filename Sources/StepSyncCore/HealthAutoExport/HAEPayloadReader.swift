@@ -77,7 +77,7 @@ public struct HAEPayloadReader: Sendable {
             k = 0
         }
         let (type, _) = HAEMetricTable.type(of: metric.name)
-        let units = HAEMetricTable.unit(metric.units)
+        let kind = MetricKind(type: type, units: HAEMetricTable.unit(metric.units))
         while true {
             if metric.name == "sleep_analysis" {
                 if let point = try s.json().object {
@@ -88,8 +88,7 @@ public struct HAEPayloadReader: Sendable {
                 if metric.name == "blood_pressure" {
                     readBloodPressure(point, metric: metric.name, index: k, cursor: &cursor, into: &reading)
                 } else {
-                    readPoint(point, type: type, units: units, metric: metric.name, index: k, cursor: &cursor,
-                              into: &reading)
+                    readPoint(point, kind, metric: metric.name, index: k, cursor: &cursor, into: &reading)
                 }
             }
             k += 1
@@ -101,18 +100,34 @@ public struct HAEPayloadReader: Sendable {
         }
     }
 
-    /// A `{date, qty}` or `{date, Min, Avg, Max}` point of a metric whose `units` are given (a point's own `units`
-    /// win).
-    func readPoint(_ point: HAEPoint, type: SampleType, units: (unit: String, factor: Double), metric: String,
-                   index: Int, cursor: inout HAEBodyCursor, into reading: inout HAEReading) {
+    /// What every point of a metric shares: its type, checked once, and its unit.
+    struct MetricKind {
+        var type: SampleType
+        var kind: SampleKind
+        /// Whether ``SampleValidation/typeProblem(_:)`` passed the type.
+        var typeChecked: Bool
+        /// HealthKit's unit and the factor of the metric's `units` (``HAEMetricTable/unit(_:)``).
+        var units: (unit: String, factor: Double)
+
+        init(type: SampleType, units: (unit: String, factor: Double)) {
+            self.type = type
+            kind = type.kind
+            typeChecked = SampleValidation.typeProblem(type) == nil
+            self.units = units
+        }
+    }
+
+    /// A `{date, qty}` or `{date, Min, Avg, Max}` point of a metric of `kind` (a point's own `units` win).
+    func readPoint(_ point: HAEPoint, _ kind: MetricKind, metric: String, index: Int, cursor: inout HAEBodyCursor,
+                   into reading: inout HAEReading) {
         guard let date = point.date else { return reading.skip(metric, index, "unreadableDate") }
-        let (unit, factor) = point.units.map(HAEMetricTable.unit) ?? units
+        let (unit, factor) = point.units.map(HAEMetricTable.unit) ?? kind.units
         let source = Self.source(point.source)
-        var values = (point.qty, "", nil as Double?, nil as Double?)
+        var values = (point.qty, nil as Double?, nil as Double?)
         if point.qty == nil, point.avg != nil || point.min != nil || point.max != nil {
             guard let middle = point.avg ?? point.min ?? point.max else { return reading.skip(metric, index, "missingValue") }
-            values = (middle, "", point.min.flatMap { $0 != middle ? $0 : nil }, point.max.flatMap { $0 != middle ? $0 : nil })
-            guard middle.isFinite, values.2?.isFinite ?? true, values.3?.isFinite ?? true else {
+            values = (middle, point.min.flatMap { $0 != middle ? $0 : nil }, point.max.flatMap { $0 != middle ? $0 : nil })
+            guard middle.isFinite, values.1?.isFinite ?? true, values.2?.isFinite ?? true else {
                 return reading.skip(metric, index, "nonFiniteValue")
             }
         }
@@ -121,18 +136,25 @@ public struct HAEPayloadReader: Sendable {
             return reading.skip(metric, index, "unreadableDate")
         }
         let device = cursor.device(ofSource: source)
-        var made: [HealthSample] = []
-        for (role, value) in [("", value), ("min", values.2), ("max", values.3)] {
-            guard let value else { continue }
+        let before = reading.samples.count
+        func add(_ role: String, _ value: Double) -> Bool {
             let sample = HealthSample(
-                uuid: cursor.uuid(type: type, source: source, startMs: date.ms, lengthMs: length, role: role),
-                type: type, startMs: date.ms, endMs: date.ms + length, utcOffsetSeconds: date.offsetSeconds,
+                uuid: cursor.uuid(type: kind.type, source: source, startMs: date.ms, lengthMs: length, role: role),
+                type: kind.type, startMs: date.ms, endMs: date.ms + length, utcOffsetSeconds: date.offsetSeconds,
                 value: value * factor, unit: unit, sourceName: source, sourceBundleId: Self.bundleId,
                 deviceName: device)
-            guard Self.valid(sample, metric: metric, index: index, into: &reading) else { return }
-            made.append(sample)
+            guard Self.valid(sample, kind: kind.kind, typeChecked: kind.typeChecked, metric: metric, index: index,
+                             into: &reading) else {
+                // A point is stored whole or not at all.
+                reading.samples.removeSubrange(before...)
+                return false
+            }
+            reading.samples.append(sample)
+            return true
         }
-        reading.samples += made
+        guard add("", value) else { return }
+        if let low = values.1 { guard add("min", low) else { return } }
+        if let high = values.2 { _ = add("max", high) }
     }
 
     /// A `{date, systolic, diastolic}` point: a systolic and a diastolic sample, or neither.
@@ -146,17 +168,18 @@ public struct HAEPayloadReader: Sendable {
             return reading.skip(metric, index, "unreadableDate")
         }
         let source = Self.source(point.source)
-        var made: [HealthSample] = []
+        let before = reading.samples.count
         for (type, value) in [(HAEMetricTable.systolic, systolic), (HAEMetricTable.diastolic, diastolic)] {
             let sample = HealthSample(
                 uuid: cursor.uuid(type: type, source: source, startMs: date.ms, lengthMs: length, role: ""),
                 type: type, startMs: date.ms, endMs: date.ms + length, utcOffsetSeconds: date.offsetSeconds,
                 value: value, unit: "mmHg", sourceName: source, sourceBundleId: Self.bundleId,
                 deviceName: cursor.device(ofSource: source))
-            guard Self.valid(sample, metric: metric, index: index, into: &reading) else { return }
-            made.append(sample)
+            guard Self.valid(sample, metric: metric, index: index, into: &reading) else {
+                return reading.samples.removeSubrange(before...)
+            }
+            reading.samples.append(sample)
         }
-        reading.samples += made
     }
 
     /// A sample of `[startMs, endMs)`, named by its bucket (or `uuid`), or `nil` (skipped and counted) when it is not
@@ -174,8 +197,9 @@ public struct HAEPayloadReader: Sendable {
     }
 
     /// Whether ``SampleValidation`` accepts `sample`; if not, the point is skipped and counted by reason.
-    static func valid(_ sample: HealthSample, metric: String, index: Int, into reading: inout HAEReading) -> Bool {
-        guard let problem = SampleValidation.problem(of: sample) else { return true }
+    static func valid(_ sample: HealthSample, kind: SampleKind? = nil, typeChecked: Bool = false, metric: String,
+                      index: Int, into reading: inout HAEReading) -> Bool {
+        guard let problem = SampleValidation.problem(of: sample, kind: kind, typeChecked: typeChecked) else { return true }
         let reason = switch problem.reason {
         case .valueNotFinite: "nonFiniteValue"
         case .negativeValue: "negativeValue"
@@ -189,7 +213,7 @@ public struct HAEPayloadReader: Sendable {
     // MARK: - Values
 
     /// The point's `source` (at most 256 bytes), or ``defaultSource``.
-    static func source(_ point: [String: HAEJSON]) -> String {
+    static func source(_ point: [String: JSONValue]) -> String {
         source(point["source"]?.string)
     }
 

@@ -35,8 +35,8 @@ struct HAEPoint {
         } while try scanner.nextMember()
     }
 
-    /// The point held by a JSON object's members (``HAEJSON``).
-    init(_ object: [String: HAEJSON]) {
+    /// The point held by a JSON object's members (``JSONValue``).
+    init(_ object: [String: JSONValue]) {
         date = object["date"]?.string.flatMap(HAEDate.parse)
         units = object["units"]?.string
         source = object["source"]?.string

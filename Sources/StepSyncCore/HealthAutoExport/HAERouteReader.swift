@@ -7,7 +7,7 @@
 /// `badRoutePoint` under `workouts[i].route`); optional values that are absent or not finite are left out.
 struct HAERouteReader {
     /// The route points of `points` (in order) and how many were skipped.
-    static func points(_ points: [HAEJSON], metric: String, into reading: inout HAEReading) -> [RoutePoint] {
+    static func points(_ points: [JSONValue], metric: String, into reading: inout HAEReading) -> [RoutePoint] {
         var out: [RoutePoint] = []
         out.reserveCapacity(points.count)
         for (k, value) in points.enumerated() {

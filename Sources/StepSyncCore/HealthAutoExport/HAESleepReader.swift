@@ -15,7 +15,7 @@ struct HAESleepReader {
         "in bed": .inBed, "inbed": .inBed, "unspecified": .asleepUnspecified,
     ]
 
-    func read(_ point: [String: HAEJSON], metric: String, index: Int, into reading: inout HAEReading) {
+    func read(_ point: [String: JSONValue], metric: String, index: Int, into reading: inout HAEReading) {
         if point["startDate"] != nil { return readStaged(point, metric: metric, index: index, into: &reading) }
         let source = HAEPayloadReader.source(point)
         let sleepStart = point["sleepStart"]?.string.flatMap(HAEDate.parse)
@@ -53,7 +53,7 @@ struct HAESleepReader {
         reading.samples += made
     }
 
-    private func readStaged(_ point: [String: HAEJSON], metric: String, index: Int, into reading: inout HAEReading) {
+    private func readStaged(_ point: [String: JSONValue], metric: String, index: Int, into reading: inout HAEReading) {
         guard let start = point["startDate"]?.string.flatMap(HAEDate.parse),
               let end = point["endDate"]?.string.flatMap(HAEDate.parse) else {
             return reading.skip(metric, index, "unreadableDate")

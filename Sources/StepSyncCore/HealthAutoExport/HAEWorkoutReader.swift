@@ -13,7 +13,7 @@ import Foundation
 struct HAEWorkoutReader {
     let reader: HAEPayloadReader
 
-    func read(_ value: HAEJSON, at i: Int, into reading: inout HAEReading) throws(HAEPayloadError) {
+    func read(_ value: JSONValue, at i: Int, into reading: inout HAEReading) throws(HAEPayloadError) {
         let field = "data.workouts[\(i)]"
         guard let workout = value.object else { throw HAEPayloadError(field: field, "is not an object") }
         let name = workout["name"]?.string.map { String($0.prefix(128)) } ?? "Other"
@@ -63,14 +63,14 @@ struct HAEWorkoutReader {
                 guard let point = point.object else {
                     throw HAEPayloadError(field: "\(field).\(key)[\(k)]", "is not an object")
                 }
-                reader.readPoint(HAEPoint(point), type: .heartRate, units: HAEMetricTable.unit("bpm"),
+                reader.readPoint(HAEPoint(point), .init(type: .heartRate, units: HAEMetricTable.unit("bpm")),
                                  metric: "workouts[\(i)].\(key)", index: k, cursor: &cursor, into: &reading)
             }
         }
     }
 
     /// A `{qty, units}` quantity with a finite, non-negative `qty`.
-    static func quantity(_ value: HAEJSON?) -> (Double, String)? {
+    static func quantity(_ value: JSONValue?) -> (Double, String)? {
         guard let object = value?.object, let qty = object["qty"]?.number, qty.isFinite,
               qty >= 0 else { return nil }
         return (qty, String((object["units"]?.string ?? "").prefix(16)))

@@ -32,25 +32,28 @@ public struct WorkoutSummary: Hashable, Sendable {
 
     /// The summary of a workout sample (details that are not a JSON object are read as none).
     public init(_ sample: HealthSample) {
-        let details = sample.details.flatMap { text in
-            (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
-        } ?? [:]
+        let details = sample.details.flatMap { JSONValue(parsing: $0)?.object } ?? [:]
         func number(_ key: String) -> Double? {
-            guard let double = (details[key] as? NSNumber)?.doubleValue else { return nil }
+            let double: Double
+            switch details[key] {
+            case .number(let value)?: double = value
+            case .bool(let flag)?: double = flag ? 1 : 0
+            default: return nil
+            }
             return double.isFinite ? double : nil
         }
         uuid = sample.uuid
         startMs = sample.startMs
         endMs = sample.endMs
-        activity = (details["activityType"] as? String).map { String($0.prefix(128)) }
+        activity = details["activityType"]?.string.map { String($0.prefix(128)) }
         durationSeconds = number("duration") ?? sample.value
         distanceMeters = number("totalDistance").flatMap { value in
-            Self.metresPer[(details["totalDistanceUnit"] as? String) ?? ""].map { value * $0 }
+            Self.metresPer[details["totalDistanceUnit"]?.string ?? ""].map { value * $0 }
         }
         energyKilocalories = number("totalEnergyBurned").flatMap { value in
-            Self.kilocaloriesPer[(details["totalEnergyBurnedUnit"] as? String) ?? ""].map { value * $0 }
+            Self.kilocaloriesPer[details["totalEnergyBurnedUnit"]?.string ?? ""].map { value * $0 }
         }
-        hasRoute = details["route"] is String
+        hasRoute = details["route"]?.string != nil
         sourceName = sample.sourceName
     }
 

@@ -13,23 +13,22 @@ public struct DeletionRequest: Hashable, Sendable {
     ///
     /// - Throws: ``DeletionRequestError`` naming the field at fault (`type`, `uuids`), or malformed JSON.
     public static func parse(_ body: Data, type fixedType: SampleType?) throws(DeletionRequestError) -> DeletionRequest {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-            throw .malformedJSON(typed: fixedType == nil)
-        }
+        let parsed = body.withUnsafeBytes { JSONValue(parsing: $0) }
+        guard case .object(let object)? = parsed else { throw .malformedJSON(typed: fixedType == nil) }
         let type: SampleType
         if let fixedType {
             type = fixedType
         } else {
-            guard let text = object["type"] as? String else { throw .badField("type", missing: object["type"] == nil) }
+            guard let text = object["type"]?.string else { throw .badField("type", missing: object["type"] == nil) }
             type = SampleType(text)
             if let problem = SampleValidation.typeProblem(type) { throw .invalidType(problem) }
         }
-        guard let list = object["uuids"] as? [Any] else { throw .badField("uuids", missing: object["uuids"] == nil) }
+        guard let list = object["uuids"]?.array else { throw .badField("uuids", missing: object["uuids"] == nil) }
         var uuids: [UUID] = []
         uuids.reserveCapacity(list.count)
         for (index, item) in list.enumerated() {
-            guard let text = item as? String, let uuid = UUID(uuidString: text) else {
-                throw .invalidUUID(index: index, shown: (item as? String).map { "\"\(InputExcerpt.of($0))\"" }
+            guard let text = item.string, let uuid = UUID(uuidString: text) else {
+                throw .invalidUUID(index: index, shown: item.string.map { "\"\(InputExcerpt.of($0))\"" }
                     ?? "a \(jsonTypeName(item))")
             }
             uuids.append(uuid)
@@ -37,14 +36,15 @@ public struct DeletionRequest: Hashable, Sendable {
         return DeletionRequest(type: type, uuids: uuids)
     }
 
-    /// `null`, `array`, `object`, `number` or `value`: what a JSON value that should have been a string is.
-    static func jsonTypeName(_ value: Any) -> String {
+    /// `null`, `array`, `object`, `number` or `value`: what a JSON value that should have been a string is (a
+    /// Boolean is a number, as `JSONSerialization`, which read these bodies before, had it).
+    static func jsonTypeName(_ value: JSONValue) -> String {
         switch value {
-        case is NSNull: "null"
-        case is [Any]: "array"
-        case is [String: Any]: "object"
-        case is NSNumber: "number"
-        default: "value"
+        case .null: "null"
+        case .array: "array"
+        case .object: "object"
+        case .number, .bool: "number"
+        case .string: "value"
         }
     }
 }

@@ -22,8 +22,9 @@ struct WireParser {
     var lastNumberIsCanonical = false
     /// Where the last sample key read starts (after its quote), to name an unknown field in an `invalid_text` error.
     var lastKeyStart = 0
-    /// When set, ``skipValue(depth:)`` passes numbers too large for `Double` (valid JSON that the wire refuses).
-    var skipsAnyNumber = false
+    /// When set, ``skipValue(depth:)`` and ``value(depth:)`` read numbers too large for `Double` as infinite (valid
+    /// JSON that the wire refuses).
+    var readsAnyNumber = false
     /// When set, ``parseRequest(_:)`` also records, per sample, ``storedLineSpan``.
     var recordsStoredLines = false
     /// Per sample of the last ``parseRequest(_:)`` (when ``recordsStoredLines``): the range of its object in the input
@@ -312,7 +313,7 @@ struct WireParser {
         case UInt8(ascii: "t"): guard matchLiteral("true") else { throw syntax("invalid literal") }
         case UInt8(ascii: "f"): guard matchLiteral("false") else { throw syntax("invalid literal") }
         case UInt8(ascii: "n"): guard matchLiteral("null") else { throw syntax("invalid literal") }
-        case UInt8(ascii: "-"), 48...57: _ = skipsAnyNumber ? try parseAnyNumber() : try parseNumber()
+        case UInt8(ascii: "-"), 48...57: _ = readsAnyNumber ? try parseAnyNumber() : try parseNumber()
         default: throw syntax("unexpected character")
         }
     }

@@ -16,6 +16,18 @@ extension SinkResponder {
     /// stored as duplicates and ends exact).
     static let haeBatchSamples = 25_000
 
+    /// Reads the next batch of `body` from `cursor`: its samples, and the cursor and reading after it.
+    private static func readBatch(of body: ByteBuffer, map: HAEBodyMap, reader: HAEPayloadReader,
+                                  cursor: HAEBodyCursor, reading: HAEReading)
+        -> (batch: [HealthSample], cursor: HAEBodyCursor, reading: HAEReading)
+    {
+        var (cursor, reading) = (cursor, reading)
+        body.withUnsafeReadableBytes {
+            reader.read($0, map: map, cursor: &cursor, into: &reading, upTo: haeBatchSamples)
+        }
+        return (reading.handOff(), cursor, reading)
+    }
+
     /// The header naming the automation that pushed.
     static let automationName = HTTPField.Name("automation-name")!
     /// The header holding the automation's id.
@@ -50,20 +62,17 @@ extension SinkResponder {
         } catch {
             throw SinkError.badRequest(error.description, field: error.field)
         }
-        var reading = HAEReading(map)
-        var cursor = HAEBodyCursor()
+        // Each batch is stored while the next is read (on the other core, when there is one): a child task reads,
+        // the storage writes, and at most two batches are held.
+        var (batch, cursor, reading) = Self.readBatch(of: body, map: map, reader: reader, cursor: HAEBodyCursor(),
+                                                      reading: HAEReading(map))
         var outcome = ReplaceOutcome(inserted: 0, replaced: 0, duplicates: 0)
         while !cursor.isAtEnd(of: map) {
-            body.withUnsafeReadableBytes {
-                reader.read($0, map: map, cursor: &cursor, into: &reading, upTo: Self.haeBatchSamples)
-            }
-            let batch = reading.handOff()
-            guard !batch.isEmpty else { continue }
-            let stored = try await storage.insertReplacing(batch, for: client)
-            outcome.inserted += stored.inserted
-            outcome.replaced += stored.replaced
-            outcome.duplicates += stored.duplicates
+            async let following = Self.readBatch(of: body, map: map, reader: reader, cursor: cursor, reading: reading)
+            if !batch.isEmpty { outcome.add(try await storage.insertReplacing(batch, for: client)) }
+            (batch, cursor, reading) = await following
         }
+        if !batch.isEmpty { outcome.add(try await storage.insertReplacing(batch, for: client)) }
         activity.recordIngest(inserted: outcome.inserted + outcome.replaced, duplicates: outcome.duplicates,
                               client: client)
         metrics.recordIngest(types: [:], inserted: outcome.inserted, replaced: outcome.replaced,
