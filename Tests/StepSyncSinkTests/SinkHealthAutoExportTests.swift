@@ -280,19 +280,6 @@ struct SinkHealthAutoExportTests {
         }
     }
 
-    /// Heart rate, one point a minute from 2025-06-02 00:00 UTC: `points` points of Min/Avg/Max (3 samples each);
-    /// `tail` goes after the metric (to add a fault at the very end).
-    static func heartRateMinutes(_ points: Int, tail: String = "") -> [UInt8] {
-        var text = "{\"data\":{\"metrics\":[{\"name\":\"heart_rate\",\"units\":\"bpm\",\"data\":["
-        for m in 0..<points {
-            let local = 1_748_822_400 + m * 60
-            let day = ISO8601Millis.format(Int64(local) * 1000)
-            let date = day.prefix(10) + " " + day.dropFirst(11).prefix(8) + " +0000"
-            text += (m == 0 ? "" : ",") + "{\"date\":\"\(date)\",\"Min\":\(50 + m % 7),\"Avg\":\(60 + m % 11),\"Max\":\(90 + m % 13)}"
-        }
-        return Array((text + "]}\(tail)]}}").utf8)
-    }
-
     @Test("""
         A push of more samples than the sink reads at once is stored whole, in batches; again, it is all duplicates; \
         a fault at its very end stores nothing of it
@@ -301,13 +288,13 @@ struct SinkHealthAutoExportTests {
         try await withTemporaryDirectory { dir in
             try await withSink(backend, directory: dir) { client, _ in
                 let (port, token) = (client.port, client.token)
-                let faulty = Self.heartRateMinutes(10_000, tail: ",{\"units\":\"count\",\"data\":[]}")
+                let faulty = HAETestBodies.heartRateMinutes(10_000, tail: ",{\"units\":\"count\",\"data\":[]}")
                 let refused = try await Self.post(faulty, port: port, token: token)
                 #expect(refused.status == 400)
                 #expect(refused.json["field"] as? String == "data.metrics[1].name", "\(refused.json)")
                 #expect(try await Self.typeCounts(port: port, token: token).isEmpty)
 
-                let body = Self.heartRateMinutes(10_000)
+                let body = HAETestBodies.heartRateMinutes(10_000)
                 let first = try await Self.post(body, port: port, token: token)
                 #expect(first.status == 200, "\(first.json)")
                 #expect(first.json["inserted"] as? Int == 30_000)
