@@ -9,72 +9,63 @@ import Testing
 struct FuzzReplayTests {
     @Test("every iso8601 corpus and crash input, and 2,000 seeded mutations, keep ISO8601Millis's promises")
     func iso8601() throws {
-        let inputs = try FuzzCorpus("iso8601")
-        #expect(inputs.corpus.count >= 18)
         let oracle = ISO8601Oracle()
-        for input in inputs.all + inputs.mutations(2_000, seed: 8601) {
-            #expect(input.bytes.withUnsafeBytes(oracle.problems) == [], "\(input)")
-        }
+        let replay = try FuzzReplay("iso8601", mutations: 2_000, seed: 8601, oracle: oracle.problems)
+        #expect(replay.corpusCount >= 18)
+        #expect(replay.problems == [])
     }
 
     @Test("every wire-request corpus and crash input, and 1,000 seeded mutations, keep WireDecoder's promises")
     func wireRequest() throws {
-        let inputs = try FuzzCorpus("wire-request")
-        #expect(inputs.corpus.count >= 10)
         var accepted = 0
-        for input in inputs.all + inputs.mutations(1_000, seed: 1) {
-            #expect(input.bytes.withUnsafeBytes(WireOracle.requestProblems) == [], "\(input)")
+        let replay = try FuzzReplay("wire-request", mutations: 1_000, seed: 1, oracle: WireOracle.requestProblems) { input in
             if (try? WireDecoder.decodeRequest(input.bytes)) != nil { accepted += 1 }
         }
+        #expect(replay.corpusCount >= 10)
+        #expect(replay.problems == [])
         // The oracle checks both sides: refusals (message size) and acceptances (round trip, Foundation).
         #expect(accepted >= 5)
     }
 
     @Test("every wire-line corpus and crash input, and 1,000 seeded mutations, keep WireDecoder's promises for stored lines")
     func wireLine() throws {
-        let inputs = try FuzzCorpus("wire-line")
-        #expect(inputs.corpus.count >= 7)
         var accepted = 0
-        for input in inputs.all + inputs.mutations(1_000, seed: 2) {
-            #expect(input.bytes.withUnsafeBytes(WireOracle.lineProblems) == [], "\(input)")
+        let replay = try FuzzReplay("wire-line", mutations: 1_000, seed: 2, oracle: WireOracle.lineProblems) { input in
             if (try? WireDecoder.decodeSample(input.bytes)) != nil { accepted += 1 }
         }
+        #expect(replay.corpusCount >= 7)
+        #expect(replay.problems == [])
         #expect(accepted >= 3)
     }
 
     @Test("every wire-samples corpus and crash input, and 1,000 seeded mutations, keep the POST /samples promises")
     func wireSamples() throws {
-        let inputs = try FuzzCorpus("wire-samples")
-        #expect(inputs.corpus.count >= 10)
         var accepted = 0
-        for input in inputs.all + inputs.mutations(1_000, seed: 5) {
-            #expect(input.bytes.withUnsafeBytes(WireOracle.samplesRequestProblems) == [], "\(input)")
+        let replay = try FuzzReplay("wire-samples", mutations: 1_000, seed: 5, oracle: WireOracle.samplesRequestProblems) { input in
             if let samples = try? WireDecoder.decodeSamplesRequest(input.bytes), !samples.isEmpty { accepted += 1 }
         }
+        #expect(replay.corpusCount >= 10)
+        #expect(replay.problems == [])
         #expect(accepted >= 5)
     }
 
     @Test("every wire-text corpus and crash input, and 3,000 seeded mutations: strings are accepted exactly when String(validating:) accepts their UTF-8 and UTF-16 runs")
     func wireText() throws {
-        let inputs = try FuzzCorpus("wire-text")
-        #expect(inputs.corpus.count >= 13)
         var accepted = 0, refused = 0
-        for input in inputs.all + inputs.mutations(3_000, seed: 21) {
-            #expect(input.bytes.withUnsafeBytes(WireTextOracle.problems) == [], "\(input)")
+        let replay = try FuzzReplay("wire-text", mutations: 3_000, seed: 21, oracle: WireTextOracle.problems) { input in
             let pieces = WireTextOracle.pieces(input.bytes.dropFirst())
             if WireTextOracle.reference(pieces).text != nil { accepted += 1 } else { refused += 1 }
         }
+        #expect(replay.corpusCount >= 13)
+        #expect(replay.problems == [])
         // Both sides of the oracle are exercised.
         #expect(accepted >= 300 && refused >= 300, "\(accepted) accepted, \(refused) refused")
     }
 
     @Test("every daily-request corpus and crash input, and 2,000 seeded mutations, keep DailyStepsRequest.parse's promises")
     func dailyRequest() throws {
-        let inputs = try FuzzCorpus("daily-request")
-        #expect(inputs.corpus.count >= 15)
         var accepted = 0, refused = Set<String>()
-        for input in inputs.all + inputs.mutations(2_000, seed: 11) {
-            #expect(input.bytes.withUnsafeBytes(DailyRequestOracle.problems) == [], "\(input)")
+        let replay = try FuzzReplay("daily-request", mutations: 2_000, seed: 11, oracle: DailyRequestOracle.problems) { input in
             let given = input.bytes.withUnsafeBytes(DailyRequestOracle.parameters)
             do {
                 _ = try DailyStepsRequest.parse(from: given.from, to: given.to, tz: given.tz, priority: given.priority)
@@ -83,6 +74,8 @@ struct FuzzReplayTests {
                 refused.insert(error.kind)
             }
         }
+        #expect(replay.corpusCount >= 15)
+        #expect(replay.problems == [])
         // Both sides of the oracle ran: acceptances and every kind of refusal of the parameters.
         #expect(accepted >= 10)
         #expect(refused == ["invalid_date", "invalid_span", "invalid_tz", "invalid_priority"])
@@ -90,29 +83,25 @@ struct FuzzReplayTests {
 
     @Test("every wire-delete corpus and crash input, and 1,000 seeded mutations, keep DeletionRequest's promises")
     func wireDelete() throws {
-        let inputs = try FuzzCorpus("wire-delete")
-        #expect(inputs.corpus.count >= 12)
         var accepted = 0, refused = Set<String>()
-        for input in inputs.all + inputs.mutations(1_000, seed: 12) {
-            #expect(input.bytes.withUnsafeBytes(DeletionOracle.problems) == [], "\(input)")
-            do {
+        let replay = try FuzzReplay("wire-delete", mutations: 1_000, seed: 12, oracle: DeletionOracle.problems) { input in
+            do throws(DeletionRequestError) {
                 _ = try DeletionRequest.parse(Data(input.bytes.dropFirst()), type: (input.bytes.first ?? 0) % 2 == 0 ? .stepCount : nil)
                 accepted += 1
             } catch {
                 refused.insert(error.kind)
             }
         }
+        #expect(replay.corpusCount >= 12)
+        #expect(replay.problems == [])
         #expect(accepted >= 5)
         #expect(refused == ["malformed_json", "missing_field", "wrong_type", "invalid_type", "invalid_uuid"])
     }
 
     @Test("every series-parts corpus and crash input, and 2,000 seeded mutations, keep the series readers' promises (issue 31)")
     func seriesParts() throws {
-        let inputs = try FuzzCorpus("series-parts")
-        #expect(inputs.corpus.count >= 8)
         var accepted = (routes: 0, electrocardiograms: 0)
-        for input in inputs.all + inputs.mutations(2_000, seed: 31) {
-            #expect(input.bytes.withUnsafeBytes(SeriesPartsOracle.problems) == [], "\(input)")
+        let replay = try FuzzReplay("series-parts", mutations: 2_000, seed: 31, oracle: SeriesPartsOracle.problems) { input in
             let details = String(decoding: input.bytes.dropFirst(), as: UTF8.self)
             if (input.bytes.first ?? 0) % 2 == 0 {
                 if (try? RoutePart(details: details)) != nil { accepted.routes += 1 }
@@ -120,20 +109,21 @@ struct FuzzReplayTests {
                 accepted.electrocardiograms += 1
             }
         }
+        #expect(replay.corpusCount >= 8)
+        #expect(replay.problems == [])
         // Both sides of each reader are reached: accepted parts (answers built) and refusals.
         #expect(accepted.routes >= 3 && accepted.electrocardiograms >= 2)
     }
 
     @Test("every wire-stored corpus and crash input, and 1,000 seeded mutations, read as stored lines of their type")
     func wireStored() throws {
-        let inputs = try FuzzCorpus("wire-stored")
-        #expect(inputs.corpus.count >= 19)
         var acceptedTypes = Set<SampleType>()
-        for input in inputs.all + inputs.mutations(1_000, seed: 13) {
-            #expect(input.bytes.withUnsafeBytes(StoredLineOracle.problems) == [], "\(input)")
+        let replay = try FuzzReplay("wire-stored", mutations: 1_000, seed: 13, oracle: StoredLineOracle.problems) { input in
             let type = StoredLineOracle.types[Int(input.bytes.first ?? 0) % StoredLineOracle.types.count]
             if (try? WireDecoder.decodeStoredSample(Array(input.bytes.dropFirst()), type: type)) != nil { acceptedTypes.insert(type) }
         }
+        #expect(replay.corpusCount >= 19)
+        #expect(replay.problems == [])
         // Accepted lines of steps, a quantity, a category and a workout, not only refusals.
         #expect(acceptedTypes.isSuperset(of: [.stepCount, .heartRate, .sleepAnalysis, SampleType("HKWorkoutTypeIdentifier")]))
     }
@@ -291,17 +281,16 @@ struct DeletionFuzzFindingTests {
 
     @Test("every hae-payload corpus and crash input, and 1,500 seeded mutations, keep HAEPayloadReader's promises")
     func haePayload() throws {
-        let inputs = try FuzzCorpus("hae-payload")
-        #expect(inputs.corpus.count >= 10)
         var accepted = 0
-        for input in inputs.all + inputs.mutations(1_500, seed: 34) {
-            #expect(input.bytes.withUnsafeBytes(HAEPayloadOracle.problems) == [], "\(input)")
+        let replay = try FuzzReplay("hae-payload", mutations: 1_500, seed: 34, oracle: HAEPayloadOracle.problems) { input in
             if input.bytes.count > 1,
                let reading = try? HAEPayloadReader(aggregation: .none).read(Data(input.bytes.dropFirst())),
                !reading.samples.isEmpty {
                 accepted += 1
             }
         }
+        #expect(replay.corpusCount >= 10)
+        #expect(replay.problems == [])
         #expect(accepted >= 7)
     }
 }

@@ -11,16 +11,15 @@ import StepSyncTestSupport
 struct ImportFuzzReplayTests {
     @Test("every health-export corpus and crash input, and 300 seeded mutations, read the same however they are cut")
     func healthExport() throws {
-        let inputs = try FuzzCorpus("health-export")
-        #expect(inputs.corpus.count >= 8)
         var samples = 0
-        for input in inputs.all + inputs.mutations(300, seed: 3) {
-            #expect(input.bytes.withUnsafeBytes(HealthExportOracle.problems) == [], "\(input)")
+        let replay = try FuzzReplay("health-export", mutations: 300, seed: 3, oracle: HealthExportOracle.problems) { input in
             input.bytes.withUnsafeBytes { raw in
                 let document = UnsafeRawBufferPointer(rebasing: raw[min(raw.count, 1 + Int((raw.first ?? 0) % 8))...])
                 samples += HealthExportOracle.parse(document, lengths: [max(1, document.count)]).samples.count
             }
         }
+        #expect(replay.corpusCount >= 8)
+        #expect(replay.problems == [])
         // The oracle is checked on documents that do yield samples, not only on refusals.
         #expect(samples >= 10)
     }
@@ -28,53 +27,46 @@ struct ImportFuzzReplayTests {
     @Test("every gzip-body corpus and crash input, and 2,000 seeded mutations: the sink's gzip framing accepts exactly what zlib's gzip reader accepts, as the same bytes")
     func gzipBody() throws {
         #expect(GzipBodyOracle.available, "zlib (StepSyncZlib) is reachable from the importer's tests")
-        let inputs = try FuzzCorpus("gzip-body")
-        #expect(inputs.corpus.count >= 11)
         var accepted = 0, refused = 0
-        for input in inputs.all + inputs.mutations(2_000, seed: 216) {
-            #expect(input.bytes.withUnsafeBytes(GzipBodyOracle.problems) == [], "\(input)")
-            guard let mode = input.bytes.first else { continue }
+        let replay = try FuzzReplay("gzip-body", mutations: 2_000, seed: 216, oracle: GzipBodyOracle.problems) { input in
+            guard let mode = input.bytes.first else { return }
             if GzipBodyOracle.zlibGzip(GzipBodyOracle.makeBody(mode: mode, Array(input.bytes.dropFirst()))) != nil {
                 accepted += 1
             } else {
                 refused += 1
             }
         }
+        #expect(replay.corpusCount >= 11)
+        #expect(replay.problems == [])
         #expect(accepted >= 100 && refused >= 100, "\(accepted) accepted, \(refused) refused")
     }
 
     @Test("every attachments corpus and crash input, and 3,000 seeded mutations: routes and ECG files refused with a real line or read back the same")
     func attachments() throws {
-        let inputs = try FuzzCorpus("attachments")
-        #expect(inputs.corpus.count >= 4)
         var routes = 0, recordings = 0
-        for input in inputs.all + inputs.mutations(3_000, seed: 25) {
-            #expect(input.bytes.withUnsafeBytes(AttachmentsOracle.problems) == [], "\(input)")
-            guard let selector = input.bytes.first else { continue }
+        let replay = try FuzzReplay("attachments", mutations: 3_000, seed: 25, oracle: AttachmentsOracle.problems) { input in
+            guard let selector = input.bytes.first else { return }
             let file = Array(input.bytes.dropFirst())
             if selector % 2 == 0, (try? GPXRoute.parse(file)) != nil { routes += 1 }
             if selector % 2 == 1, (try? ElectrocardiogramCSV.parse(file)) != nil { recordings += 1 }
         }
+        #expect(replay.corpusCount >= 4)
+        #expect(replay.problems == [])
         // The oracle is checked on files that are read, not only on refusals.
         #expect(routes >= 2 && recordings >= 2, "\(routes) routes, \(recordings) recordings read")
     }
 
     @Test("every xml-attributes corpus and crash input, and 2,000 seeded mutations, keep the decoders' promises")
     func xmlAttributes() throws {
-        let inputs = try FuzzCorpus("xml-attributes")
-        #expect(inputs.corpus.count >= 14)
-        for input in inputs.all + inputs.mutations(2_000, seed: 4) {
-            #expect(input.bytes.withUnsafeBytes(XMLAttributesOracle.problems) == [], "\(input)")
-        }
+        let replay = try FuzzReplay("xml-attributes", mutations: 2_000, seed: 4, oracle: XMLAttributesOracle.problems)
+        #expect(replay.corpusCount >= 14)
+        #expect(replay.problems == [])
     }
 
     @Test("every export-input corpus and crash input, and 300 seeded mutations, open and stream as ExportInput promises")
     func exportInput() throws {
-        let inputs = try FuzzCorpus("export-input")
-        #expect(inputs.corpus.count >= 11)
         var zips = 0, refused = 0
-        for input in inputs.all + inputs.mutations(300, seed: 6) {
-            #expect(input.bytes.withUnsafeBytes(ExportInputOracle.problems) == [], "\(input)")
+        let replay = try FuzzReplay("export-input", mutations: 300, seed: 6, oracle: ExportInputOracle.problems) { input in
             let path = NSTemporaryDirectory() + "stepsync-export-input-\(getpid())-replay.bin"
             defer { unlink(path) }
             try Data(input.bytes).write(to: URL(fileURLWithPath: path))
@@ -84,6 +76,8 @@ struct ImportFuzzReplayTests {
             case nil: refused += 1
             }
         }
+        #expect(replay.corpusCount >= 11)
+        #expect(replay.problems == [])
         // The oracle ran on zips it accepted and on files it refused, not only on bare XML.
         #expect(zips >= 4 && refused >= 20)
     }

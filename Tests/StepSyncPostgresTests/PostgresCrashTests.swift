@@ -36,11 +36,7 @@ struct PostgresCrashTests {
           arguments: Moment.allCases)
     func eightPostsThroughAnImmediateStop(moment: Moment) async throws {
         try await PostgresHarness.withServer { server in
-            let url = try await server.createDatabase()
-            let token = try #require(try await addClients(["anna"], url: url)["anna"])
-            let port = try PostgresHarness.freePort()
-            let serve = try await StepSyncProcess.serve(url: url, port: port)
-            let caller = SinkCaller(port: port, token: token)
+            let (url, serve, caller) = try await Self.serveForAnna(server)
             // Warm (not before COPY: there the pool starts empty): connections, staging tables, the step type held.
             if moment != .beforeCopy {
                 #expect(try await caller.post(stepSamples(10, first: 10_000)).status == 200)
@@ -49,13 +45,7 @@ struct PostgresCrashTests {
             case .beforeCopy:
                 server.pause()
             case .inInsert:
-                _ = try server.startPsql("BEGIN; LOCK TABLE samples IN SHARE MODE; SELECT pg_sleep(600)", url: url)
-                _ = try await waitUntil("the psql's lock on samples", while: { true }) {
-                    try await server.psql("""
-                        SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-                        WHERE c.relname = 'samples' AND l.mode = 'ShareLock' AND l.granted
-                        """, url: url) == "1\n"
-                }
+                _ = try await Self.holdSamplesLock(server, url)
             case .atCommit:
                 _ = try await server.psql("ALTER SYSTEM SET synchronous_standby_names = 'nobody'", url: url)
                 _ = try await server.psql("SELECT pg_reload_conf()", url: url)
@@ -131,19 +121,9 @@ struct PostgresCrashTests {
     @Test("SIGTERM while 8 POSTs wait on a database that went quiet (held in INSERT, then paused, never stopped): each answered 503, the sink gone within 10 s")
     func sigtermWhileTheDatabaseIsQuiet() async throws {
         try await PostgresHarness.withServer { server in
-            let url = try await server.createDatabase()
-            let token = try #require(try await addClients(["anna"], url: url)["anna"])
-            let port = try PostgresHarness.freePort()
-            let serve = try await StepSyncProcess.serve(url: url, port: port)
-            let caller = SinkCaller(port: port, token: token)
+            let (url, serve, caller) = try await Self.serveForAnna(server)
             #expect(try await caller.post(stepSamples(10, first: 10_000)).status == 200)
-            let holder = try server.startPsql("BEGIN; LOCK TABLE samples IN SHARE MODE; SELECT pg_sleep(600)", url: url)
-            _ = try await waitUntil("the psql's lock on samples", while: { true }) {
-                try await server.psql("""
-                    SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-                    WHERE c.relname = 'samples' AND l.mode = 'ShareLock' AND l.granted
-                    """, url: url) == "1\n"
-            }
+            let holder = try await Self.holdSamplesLock(server, url)
             let (statuses, exit) = try await withThrowingTaskGroup(of: Int.self) { group in
                 for i in 0..<8 {
                     group.addTask { try await caller.post(stepSamples(50, first: i * 100), timeout: .seconds(120)).status }
@@ -188,13 +168,7 @@ struct PostgresCrashTests {
                 // what was in flight commits and the sync is mid-run however fast the machine is. The database is then
                 // stopped, the sync continued into the outage until it meets a 503, held again while the database
                 // comes back, and let go only in the next round (or after the last).
-                let holder = try server.startPsql("BEGIN; LOCK TABLE samples IN SHARE MODE; SELECT pg_sleep(600)", url: url)
-                _ = try await waitUntil("the psql's lock on samples", while: { true }) {
-                    try await server.psql("""
-                        SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-                        WHERE c.relname = 'samples' AND l.mode = 'ShareLock' AND l.granted
-                        """, url: url) == "1\n"
-                }
+                let holder = try await Self.holdSamplesLock(server, url)
                 let sync: StepSyncProcess
                 if let started { sync = started; kill(sync.pid, SIGCONT) } else {
                     sync = try StepSyncProcess(arguments, killOnRelease: true)
@@ -226,14 +200,7 @@ struct PostgresCrashTests {
             }
             let sync = try #require(started)
             kill(sync.pid, SIGCONT)
-            var status = try await sync.wait(timeout: .seconds(300))
-            var report = sync.stdout
-            var reruns = 0
-            while status != 0, reruns < 3 {
-                let again = try await StepSyncProcess.output(arguments + ["--retry-failed"])
-                (status, report) = (again.status, again.stdout)
-                reruns += 1
-            }
+            let (status, report) = try await PostgresProcessTests.finish(sync, rerunning: arguments)
             #expect(status == 0, "\(sync.stderr.suffix(800))")
             #expect(stops == 3 && rowsAtStop.allSatisfy { $0 < 3_000 }, "stops at rows \(rowsAtStop): the sync ended first")
             let json = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
@@ -244,6 +211,29 @@ struct PostgresCrashTests {
             #expect(try await serve.wait(timeout: .seconds(10)) == 0)
             #expect(!serve.stderr.contains("CONTINUATION MISUSE"))
         }
+    }
+
+    /// A new database with one client, anna, and `stepsync serve --database` on it at a free port; returns the
+    /// database's URL, the sink process and a caller with anna's token.
+    static func serveForAnna(_ server: PostgresServer) async throws -> (url: String, serve: StepSyncProcess, caller: SinkCaller) {
+        let url = try await server.createDatabase()
+        let token = try #require(try await addClients(["anna"], url: url)["anna"])
+        let port = try PostgresHarness.freePort()
+        let serve = try await StepSyncProcess.serve(url: url, port: port)
+        return (url, serve, SinkCaller(port: port, token: token))
+    }
+
+    /// Starts a `psql` that holds `LOCK TABLE samples IN SHARE MODE` (reads pass, inserts wait) and returns its pid
+    /// once the database shows the lock granted.
+    static func holdSamplesLock(_ server: PostgresServer, _ url: String) async throws -> pid_t {
+        let holder = try server.startPsql("BEGIN; LOCK TABLE samples IN SHARE MODE; SELECT pg_sleep(600)", url: url)
+        _ = try await waitUntil("the psql's lock on samples", while: { true }) {
+            try await server.psql("""
+                SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                WHERE c.relname = 'samples' AND l.mode = 'ShareLock' AND l.granted
+                """, url: url) == "1\n"
+        }
+        return holder
     }
 
     /// How many of the sink's backends (`application_name` stepsync) match `condition` in `pg_stat_activity`.

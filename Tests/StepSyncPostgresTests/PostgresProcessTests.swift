@@ -166,15 +166,8 @@ struct PostgresProcessTests {
                 serve = try await StepSyncProcess.serve(url: url, port: port)
                 kill(sync.pid, SIGCONT)
             }
-            var status = try await sync.wait(timeout: .seconds(300))
-            var report = sync.stdout
-            var reruns = 0
             // A request cut by a kill counts as one failed attempt; a rerun picks up what was left failed.
-            while status != 0, reruns < 3 {
-                let again = try await StepSyncProcess.output(arguments + ["--retry-failed"])
-                (status, report) = (again.status, again.stdout)
-                reruns += 1
-            }
+            let (status, report) = try await Self.finish(sync, rerunning: arguments)
             #expect(status == 0, "\(sync.stderr.suffix(800))")
             #expect(first.process.terminationReason == .uncaughtSignal && first.process.terminationStatus == SIGKILL)
             #expect(kills >= 2 && rowsAtKill.allSatisfy { $0 < 8_000 }, "kills at rows \(rowsAtKill): the sync ended first")
@@ -227,6 +220,23 @@ struct PostgresProcessTests {
             }
             #expect(try await server.psql("SELECT count(*), count(DISTINCT uuid) FROM samples", url: url) == "3000|3000\n")
         }
+    }
+
+    /// Waits (up to 300 s) for `sync` to end, then reruns `stepsync <arguments> --retry-failed` up to 3 times while
+    /// the status is not 0: a request cut by a kill or a stop counts as one failed attempt, which a rerun picks up.
+    /// Returns the last status and the last `--json` report.
+    static func finish(_ sync: StepSyncProcess, rerunning arguments: [String]) async throws
+        -> (status: Int32, report: String)
+    {
+        var status = try await sync.wait(timeout: .seconds(300))
+        var report = sync.stdout
+        var reruns = 0
+        while status != 0, reruns < 3 {
+            let again = try await StepSyncProcess.output(arguments + ["--retry-failed"])
+            (status, report) = (again.status, again.stdout)
+            reruns += 1
+        }
+        return (status, report)
     }
 
     /// How many samples the database of `url` holds.

@@ -42,12 +42,7 @@ struct SinkDailyTests {
     func overlapCountsOnce(backend: SinkBackend) async throws {
         try await withTemporaryDirectory { dir in
             try await withSink(backend, directory: dir) { client, _ in
-                let start = ISO8601Millis.parse("2025-05-11T10:00:00.000Z")!
-                let phone = WireSample(uuid: UUID(), startMs: start, endMs: start + 600_000, count: 600,
-                                       sourceBundleId: "com.apple.health.iPhone", sourceDeviceName: "iPhone")
-                let watch = WireSample(uuid: UUID(), startMs: start, endMs: start + 600_000, count: 900,
-                                       sourceBundleId: "com.apple.health.Watch", sourceDeviceName: "Apple Watch")
-                #expect(try await client.post([phone, watch]).status == 200)
+                #expect(try await client.post(Self.phoneAndWatchWalk()).status == 200)
                 let reply = try await client.send(.GET, "/steps/daily?from=2025-05-10&to=2025-05-12&tz=Europe/Berlin")
                 #expect(reply.text == #"{"tz":"Europe/Berlin","from":"2025-05-10","to":"2025-05-12","unmatched":[],"days":[{"date":"2025-05-10","steps":0},{"date":"2025-05-11","steps":900},{"date":"2025-05-12","steps":0}]}"#)
                 let iphoneFirst = try await client.send(.GET, "/steps/daily?from=2025-05-11&to=2025-05-11&priority=iPhone,Apple%20Watch")
@@ -134,12 +129,7 @@ struct SinkDailyTests {
     func formEncodedQuery(backend: SinkBackend) async throws {
         try await withTemporaryDirectory { dir in
             try await withSink(backend, directory: dir) { client, _ in
-                let start = ISO8601Millis.parse("2025-05-11T10:00:00.000Z")!
-                let phone = WireSample(uuid: UUID(), startMs: start, endMs: start + 600_000, count: 600,
-                                       sourceBundleId: "com.apple.health.iPhone", sourceDeviceName: "iPhone")
-                let watch = WireSample(uuid: UUID(), startMs: start, endMs: start + 600_000, count: 900,
-                                       sourceBundleId: "com.apple.health.Watch", sourceDeviceName: "Apple Watch")
-                #expect(try await client.post([phone, watch]).status == 200)
+                #expect(try await client.post(Self.phoneAndWatchWalk()).status == 200)
                 let range = "from=2025-05-11&to=2025-05-11"
                 let plus = try await client.send(.GET, "/steps/daily?\(range)&priority=Apple+Watch,iPhone")
                 let percent = try await client.send(.GET, "/steps/daily?\(range)&priority=Apple%20Watch%2CiPhone")
@@ -160,5 +150,15 @@ struct SinkDailyTests {
                 #expect(page.status == 200 && page.uuids.count == 1, "\(page.text)")
             }
         }
+    }
+
+    /// An iPhone (600 steps) and a Watch (900 steps) recording the same ten minutes from 2025-05-11T10:00Z.
+    static func phoneAndWatchWalk() -> [WireSample] {
+        let start = ISO8601Millis.parse("2025-05-11T10:00:00.000Z")!
+        let phone = WireSample(uuid: UUID(), startMs: start, endMs: start + 600_000, count: 600,
+                               sourceBundleId: "com.apple.health.iPhone", sourceDeviceName: "iPhone")
+        let watch = WireSample(uuid: UUID(), startMs: start, endMs: start + 600_000, count: 900,
+                               sourceBundleId: "com.apple.health.Watch", sourceDeviceName: "Apple Watch")
+        return [phone, watch]
     }
 }

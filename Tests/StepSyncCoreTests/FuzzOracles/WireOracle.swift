@@ -129,16 +129,8 @@ enum WireOracle {
 
     /// Checks an accepted `POST /samples` body against `JSONSerialization`, when it can judge it.
     static func foundationSamplesProblems(_ bytes: some Collection<UInt8>, _ samples: [HealthSample]) -> [String] {
-        // Issue 21.5: what is accepted is UTF-8 (every byte outside strings is ASCII, and every string is checked).
-        guard let text = FuzzText.validUTF8(bytes) else { return ["accepted a body that is not valid UTF-8"] }
-        guard !hasSurrogateEscape(text) else { return [] }
-        guard let top = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-            return ["accepted, but JSONSerialization refuses it"]
-        }
-        guard let list = top["samples"] as? [Any], list.count == samples.count else {
-            return ["JSONSerialization finds another samples array"]
-        }
-        var problems: [String] = []
+        let (list, found) = foundationList(bytes, count: samples.count)
+        var problems = found
         func optional(_ value: Any?) -> String? { value as? String }
         for (i, (item, s)) in zip(list, samples).enumerated() {
             guard let o = item as? [String: Any] else { problems.append("sample \(i): not an object to Foundation"); continue }
@@ -188,16 +180,8 @@ enum WireOracle {
 
     /// Checks accepted `bytes` against `JSONSerialization`, when it can judge them.
     static func foundationProblems(_ bytes: some Collection<UInt8>, _ samples: [WireSample]) -> [String] {
-        // Issue 21.5: what is accepted is UTF-8 (every byte outside strings is ASCII, and every string is checked).
-        guard let text = FuzzText.validUTF8(bytes) else { return ["accepted a body that is not valid UTF-8"] }
-        guard !hasSurrogateEscape(text) else { return [] }
-        guard let top = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-            return ["accepted, but JSONSerialization refuses it"]
-        }
-        guard let list = top["samples"] as? [Any], list.count == samples.count else {
-            return ["JSONSerialization finds another samples array"]
-        }
-        var problems: [String] = []
+        let (list, found) = foundationList(bytes, count: samples.count)
+        var problems = found
         for (i, (item, s)) in zip(list, samples).enumerated() {
             guard let o = item as? [String: Any] else { problems.append("sample \(i): not an object to Foundation"); continue }
             if (o["uuid"] as? String).flatMap(UUID.init(uuidString:)) != s.uuid { problems.append("sample \(i): uuid differs") }
@@ -210,6 +194,21 @@ enum WireOracle {
             if o["sourceDeviceName"] as? String != s.sourceDeviceName { problems.append("sample \(i): sourceDeviceName differs") }
         }
         return problems
+    }
+
+    /// The `samples` array `JSONSerialization` reads from accepted `bytes`, or no items and the problem when it
+    /// refuses them or finds another count; no items and no problem where it cannot judge (a surrogate escape).
+    static func foundationList(_ bytes: some Collection<UInt8>, count: Int) -> (list: [Any], problems: [String]) {
+        // Issue 21.5: what is accepted is UTF-8 (every byte outside strings is ASCII, and every string is checked).
+        guard let text = FuzzText.validUTF8(bytes) else { return ([], ["accepted a body that is not valid UTF-8"]) }
+        guard !hasSurrogateEscape(text) else { return ([], []) }
+        guard let top = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            return ([], ["accepted, but JSONSerialization refuses it"])
+        }
+        guard let list = top["samples"] as? [Any], list.count == count else {
+            return ([], ["JSONSerialization finds another samples array"])
+        }
+        return (list, [])
     }
 
     /// Whether Foundation's reading of a number is `value`. Foundation reads an integer of more than 19 digits as an
