@@ -63,6 +63,14 @@ struct SinkHealthAutoExportTests {
         return (page["samples"] as? [[String: Any]] ?? []).compactMap { $0["uuid"] as? String }
     }
 
+    /// Runs `body` with a sink of `backend` in a temporary directory: its port and the client's token.
+    static func withHAESink(_ backend: SinkBackend, _ body: @Sendable (_ port: Int, _ token: String?) async throws -> Void)
+        async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(backend, directory: dir) { client, _ in try await body(client.port, client.token) }
+        }
+    }
+
     static func dailySteps(port: Int, token: String?, priority: String) async throws -> [Int] {
         let answer = try await get("/steps/daily?from=2025-06-02&to=2025-06-02&tz=Europe/Berlin&priority=\(priority)",
                                    port: port, token: token)
@@ -72,74 +80,68 @@ struct SinkHealthAutoExportTests {
     @Test("A push is stored under HealthKit types; the answer counts types, skipped points and arrays not stored",
           arguments: SinkBackend.allCases)
     func stored(backend: SinkBackend) async throws {
-        try await withTemporaryDirectory { dir in
-            try await withSink(backend, directory: dir) { client, _ in
-                let (port, token) = (client.port, client.token)
-                let first = try await Self.post(Self.body(), port: port, token: token)
-                #expect(first.status == 200, "\(first.json)")
-                #expect(first.json["inserted"] as? Int == 15)
-                #expect(first.json["replaced"] as? Int == 0)
-                #expect(first.json["duplicates"] as? Int == 0)
-                #expect(first.json["skipped"] as? [String: Int] == ["negativeValue": 1])
-                #expect(first.json["notStored"] as? [String: Int] == ["stateOfMind": 1, "medications": 2])
-                #expect(first.json["types"] as? [String: Int] == [
-                    "HKQuantityTypeIdentifierStepCount": 3, "HKQuantityTypeIdentifierHeartRate": 6,
-                    "HKCategoryTypeIdentifierSleepAnalysis": 5, "HKWorkoutTypeIdentifier": 1])
-                let skipped = first.json["skippedPoints"] as? [[String: Any]] ?? []
-                #expect(skipped.map { $0["metric"] as? String } == ["step_count"])
-                #expect(skipped.map { $0["index"] as? Int } == [3])
-                #expect(try await Self.typeCounts(port: port, token: token).values.reduce(0, +) == 15)
+        try await Self.withHAESink(backend) { port, token in
+            let first = try await Self.post(Self.body(), port: port, token: token)
+            #expect(first.status == 200, "\(first.json)")
+            #expect(first.json["inserted"] as? Int == 15)
+            #expect(first.json["replaced"] as? Int == 0)
+            #expect(first.json["duplicates"] as? Int == 0)
+            #expect(first.json["skipped"] as? [String: Int] == ["negativeValue": 1])
+            #expect(first.json["notStored"] as? [String: Int] == ["stateOfMind": 1, "medications": 2])
+            #expect(first.json["types"] as? [String: Int] == [
+                "HKQuantityTypeIdentifierStepCount": 3, "HKQuantityTypeIdentifierHeartRate": 6,
+                "HKCategoryTypeIdentifierSleepAnalysis": 5, "HKWorkoutTypeIdentifier": 1])
+            let skipped = first.json["skippedPoints"] as? [[String: Any]] ?? []
+            #expect(skipped.map { $0["metric"] as? String } == ["step_count"])
+            #expect(skipped.map { $0["index"] as? Int } == [3])
+            #expect(try await Self.typeCounts(port: port, token: token).values.reduce(0, +) == 15)
 
-                // An iPhone's and a Watch's minute count once, the first device in the priority winning.
-                #expect(try await Self.dailySteps(port: port, token: token, priority: "Apple%20Watch,iPhone") == [170])
-                #expect(try await Self.dailySteps(port: port, token: token, priority: "iPhone,Apple%20Watch") == [150])
+            // An iPhone's and a Watch's minute count once, the first device in the priority winning.
+            #expect(try await Self.dailySteps(port: port, token: token, priority: "Apple%20Watch,iPhone") == [170])
+            #expect(try await Self.dailySteps(port: port, token: token, priority: "iPhone,Apple%20Watch") == [150])
 
-                let band = try await Self.get(
-                    "/samples/daily?type=HKQuantityTypeIdentifierHeartRate&from=2025-06-02&to=2025-06-02&tz=Europe/Berlin",
-                    port: port, token: token)
-                let day = try #require((band["days"] as? [[String: Any]])?.first)
-                #expect((day["min"] as? NSNumber)?.doubleValue == 49)
-                #expect((day["max"] as? NSNumber)?.doubleValue == 71)
+            let band = try await Self.get(
+                "/samples/daily?type=HKQuantityTypeIdentifierHeartRate&from=2025-06-02&to=2025-06-02&tz=Europe/Berlin",
+                port: port, token: token)
+            let day = try #require((band["days"] as? [[String: Any]])?.first)
+            #expect((day["min"] as? NSNumber)?.doubleValue == 49)
+            #expect((day["max"] as? NSNumber)?.doubleValue == 71)
 
-                let nights = try await Self.get("/sleep/nights?from=2025-06-01&to=2025-06-01&tz=Europe/Berlin",
-                                                port: port, token: token)
-                let night = try #require((nights["nights"] as? [[String: Any]])?.first)
-                let seconds = ["asleepCore", "asleepDeep", "asleepREM", "awake", "inBed"].map {
-                    (night[$0] as? NSNumber)?.doubleValue
-                }
-                #expect(seconds == [12_600, 4_500, 5_400, 900, 25_200])
-
-                let workouts = try await Self.get("/workouts?from=2025-06-02&to=2025-06-02&tz=Europe/Berlin",
-                                                  port: port, token: token)
-                let workout = try #require((workouts["workouts"] as? [[String: Any]])?.first)
-                #expect(workout["uuid"] as? String == "0D9D4A3E-2C4B-4F51-9C3A-6A1B2C3D4E5F")
-                #expect((workout["distanceMeters"] as? NSNumber)?.doubleValue == 5000)
-                #expect(workout["activity"] as? String == "HKWorkoutActivityTypeOutdoorRun")
+            let nights = try await Self.get("/sleep/nights?from=2025-06-01&to=2025-06-01&tz=Europe/Berlin",
+                                            port: port, token: token)
+            let night = try #require((nights["nights"] as? [[String: Any]])?.first)
+            let seconds = ["asleepCore", "asleepDeep", "asleepREM", "awake", "inBed"].map {
+                (night[$0] as? NSNumber)?.doubleValue
             }
+            #expect(seconds == [12_600, 4_500, 5_400, 900, 25_200])
+
+            let workouts = try await Self.get("/workouts?from=2025-06-02&to=2025-06-02&tz=Europe/Berlin",
+                                              port: port, token: token)
+            let workout = try #require((workouts["workouts"] as? [[String: Any]])?.first)
+            #expect(workout["uuid"] as? String == "0D9D4A3E-2C4B-4F51-9C3A-6A1B2C3D4E5F")
+            #expect((workout["distanceMeters"] as? NSNumber)?.doubleValue == 5000)
+            #expect(workout["activity"] as? String == "HKWorkoutActivityTypeOutdoorRun")
         }
     }
 
     @Test("The same push twice inserts nothing; a grown bucket replaces its sample, never a second one",
           arguments: SinkBackend.allCases)
     func exactlyOnce(backend: SinkBackend) async throws {
-        try await withTemporaryDirectory { dir in
-            try await withSink(backend, directory: dir) { client, _ in
-                let (port, token) = (client.port, client.token)
-                #expect(try await Self.post(Self.body(), port: port, token: token).status == 200)
-                let again = try await Self.post(Self.body(), port: port, token: token)
-                #expect(again.json["inserted"] as? Int == 0)
-                #expect(again.json["replaced"] as? Int == 0)
-                #expect(again.json["duplicates"] as? Int == 15)
-                let grown = try await Self.post(Self.body(watchSteps: 180), port: port, token: token)
-                #expect(grown.json["inserted"] as? Int == 0)
-                #expect(grown.json["replaced"] as? Int == 1)
-                #expect(grown.json["duplicates"] as? Int == 14)
-                let stored = try await Self.uuids("HKQuantityTypeIdentifierStepCount", port: port, token: token)
-                #expect(stored.count == 3)
-                #expect(Set(stored).count == 3)
-                #expect(try await Self.dailySteps(port: port, token: token, priority: "Apple%20Watch,iPhone") == [230])
-                #expect(try await Self.typeCounts(port: port, token: token).values.reduce(0, +) == 15)
-            }
+        try await Self.withHAESink(backend) { port, token in
+            #expect(try await Self.post(Self.body(), port: port, token: token).status == 200)
+            let again = try await Self.post(Self.body(), port: port, token: token)
+            #expect(again.json["inserted"] as? Int == 0)
+            #expect(again.json["replaced"] as? Int == 0)
+            #expect(again.json["duplicates"] as? Int == 15)
+            let grown = try await Self.post(Self.body(watchSteps: 180), port: port, token: token)
+            #expect(grown.json["inserted"] as? Int == 0)
+            #expect(grown.json["replaced"] as? Int == 1)
+            #expect(grown.json["duplicates"] as? Int == 14)
+            let stored = try await Self.uuids("HKQuantityTypeIdentifierStepCount", port: port, token: token)
+            #expect(stored.count == 3)
+            #expect(Set(stored).count == 3)
+            #expect(try await Self.dailySteps(port: port, token: token, priority: "Apple%20Watch,iPhone") == [230])
+            #expect(try await Self.typeCounts(port: port, token: token).values.reduce(0, +) == 15)
         }
     }
 
@@ -179,22 +181,19 @@ struct SinkHealthAutoExportTests {
     @Test("A body not JSON or not the app's shape is 400 naming the field, nothing stored; a bad header too",
           arguments: SinkBackend.allCases)
     func refused(backend: SinkBackend) async throws {
-        try await withTemporaryDirectory { dir in
-            try await withSink(backend, directory: dir) { client, _ in
-                let (port, token) = (client.port, client.token)
-                for (body, field) in [("{\"data\":{\"metrics\":[", "body"), ("{\"metrics\":[]}", "data"),
-                                      ("{\"data\":{\"metrics\":[{\"name\":\"step_count\",\"data\":[{\"date\":\"2025-06-02 08:00:00 +0200\",\"qty\":1}]},{\"units\":\"count\",\"data\":[]}]}}",
-                                       "data.metrics[1].name")] {
-                    let reply = try await Self.post(Array(body.utf8), port: port, token: token)
-                    #expect(reply.status == 400)
-                    #expect(reply.json["field"] as? String == field, "\(reply.json)")
-                }
-                let header = try await Self.post(Self.body(), port: port, token: token,
-                                                 headers: [("automation-aggregation", "fortnights")])
-                #expect(header.status == 400)
-                #expect(header.json["field"] as? String == "automation-aggregation")
-                #expect(try await Self.typeCounts(port: port, token: token).isEmpty)
+        try await Self.withHAESink(backend) { port, token in
+            for (body, field) in [("{\"data\":{\"metrics\":[", "body"), ("{\"metrics\":[]}", "data"),
+                                  ("{\"data\":{\"metrics\":[{\"name\":\"step_count\",\"data\":[{\"date\":\"2025-06-02 08:00:00 +0200\",\"qty\":1}]},{\"units\":\"count\",\"data\":[]}]}}",
+                                   "data.metrics[1].name")] {
+                let reply = try await Self.post(Array(body.utf8), port: port, token: token)
+                #expect(reply.status == 400)
+                #expect(reply.json["field"] as? String == field, "\(reply.json)")
             }
+            let header = try await Self.post(Self.body(), port: port, token: token,
+                                             headers: [("automation-aggregation", "fortnights")])
+            #expect(header.status == 400)
+            #expect(header.json["field"] as? String == "automation-aggregation")
+            #expect(try await Self.typeCounts(port: port, token: token).isEmpty)
         }
     }
 
@@ -218,29 +217,26 @@ struct SinkHealthAutoExportTests {
     @Test("Workouts v2 (id) and v1 (derived) with routes: /workouts lists both, /workouts/{uuid}/route serves each",
           arguments: SinkBackend.allCases)
     func workoutRoutes(backend: SinkBackend) async throws {
-        try await withTemporaryDirectory { dir in
-            try await withSink(backend, directory: dir) { client, _ in
-                let (port, token) = (client.port, client.token)
-                let reply = try await Self.post(Self.routes, port: port, token: token)
-                #expect(reply.status == 200, "\(reply.json)")
-                #expect(reply.json["types"] as? [String: Int] == ["HKWorkoutTypeIdentifier": 2,
-                                                                  "HKWorkoutRouteTypeIdentifier": 2])
-                #expect(reply.json["skipped"] as? [String: Int] == ["badRoutePoint": 1])
-                let list = try await Self.get("/workouts?from=2025-06-03&to=2025-06-03&tz=Europe/Berlin",
-                                              port: port, token: token)
-                let workouts = list["workouts"] as? [[String: Any]] ?? []
-                #expect(workouts.map { $0["hasRoute"] as? Bool } == [true, true])
-                #expect(workouts.first?["uuid"] as? String == "5B2E9C1A-7D34-4E8F-A1B2-C3D4E5F60718")
-                #expect(workouts.map { $0["activity"] as? String } == ["HKWorkoutActivityTypeOutdoorCycle",
-                                                                      "HKWorkoutActivityTypeWalking"])
-                for (workout, expected) in zip(workouts, [[[13.40, 52.52, 34.5], [13.401, 52.521, 35], [13.402, 52.522]],
-                                                          [[11.5, 48.1, 520], [11.6, 48.2, 521]]]) {
-                    let uuid = try #require(workout["uuid"] as? String)
-                    let route = try await Self.get("/workouts/\(uuid)/route", port: port, token: token)
-                    let geometry = try #require(route["geometry"] as? [String: Any])
-                    let coordinates = (geometry["coordinates"] as? [[NSNumber]])?.map { $0.map(\.doubleValue) }
-                    #expect(coordinates == expected)
-                }
+        try await Self.withHAESink(backend) { port, token in
+            let reply = try await Self.post(Self.routes, port: port, token: token)
+            #expect(reply.status == 200, "\(reply.json)")
+            #expect(reply.json["types"] as? [String: Int] == ["HKWorkoutTypeIdentifier": 2,
+                                                              "HKWorkoutRouteTypeIdentifier": 2])
+            #expect(reply.json["skipped"] as? [String: Int] == ["badRoutePoint": 1])
+            let list = try await Self.get("/workouts?from=2025-06-03&to=2025-06-03&tz=Europe/Berlin",
+                                          port: port, token: token)
+            let workouts = list["workouts"] as? [[String: Any]] ?? []
+            #expect(workouts.map { $0["hasRoute"] as? Bool } == [true, true])
+            #expect(workouts.first?["uuid"] as? String == "5B2E9C1A-7D34-4E8F-A1B2-C3D4E5F60718")
+            #expect(workouts.map { $0["activity"] as? String } == ["HKWorkoutActivityTypeOutdoorCycle",
+                                                                  "HKWorkoutActivityTypeWalking"])
+            for (workout, expected) in zip(workouts, [[[13.40, 52.52, 34.5], [13.401, 52.521, 35], [13.402, 52.522]],
+                                                      [[11.5, 48.1, 520], [11.6, 48.2, 521]]]) {
+                let uuid = try #require(workout["uuid"] as? String)
+                let route = try await Self.get("/workouts/\(uuid)/route", port: port, token: token)
+                let geometry = try #require(route["geometry"] as? [String: Any])
+                let coordinates = (geometry["coordinates"] as? [[NSNumber]])?.map { $0.map(\.doubleValue) }
+                #expect(coordinates == expected)
             }
         }
     }
@@ -285,30 +281,27 @@ struct SinkHealthAutoExportTests {
         a fault at its very end stores nothing of it
         """, arguments: SinkBackend.allCases)
     func batches(backend: SinkBackend) async throws {
-        try await withTemporaryDirectory { dir in
-            try await withSink(backend, directory: dir) { client, _ in
-                let (port, token) = (client.port, client.token)
-                let faulty = HAETestBodies.heartRateMinutes(10_000, tail: ",{\"units\":\"count\",\"data\":[]}")
-                let refused = try await Self.post(faulty, port: port, token: token)
-                #expect(refused.status == 400)
-                #expect(refused.json["field"] as? String == "data.metrics[1].name", "\(refused.json)")
-                #expect(try await Self.typeCounts(port: port, token: token).isEmpty)
+        try await Self.withHAESink(backend) { port, token in
+            let faulty = HAETestBodies.heartRateMinutes(10_000, tail: ",{\"units\":\"count\",\"data\":[]}")
+            let refused = try await Self.post(faulty, port: port, token: token)
+            #expect(refused.status == 400)
+            #expect(refused.json["field"] as? String == "data.metrics[1].name", "\(refused.json)")
+            #expect(try await Self.typeCounts(port: port, token: token).isEmpty)
 
-                let body = HAETestBodies.heartRateMinutes(10_000)
-                let first = try await Self.post(body, port: port, token: token)
-                #expect(first.status == 200, "\(first.json)")
-                #expect(first.json["inserted"] as? Int == 30_000)
-                #expect(first.json["types"] as? [String: Int] == ["HKQuantityTypeIdentifierHeartRate": 30_000])
-                #expect(try await Self.typeCounts(port: port, token: token) == ["HKQuantityTypeIdentifierHeartRate": 30_000])
-                let again = try await Self.post(body, port: port, token: token)
-                #expect(again.json["inserted"] as? Int == 0)
-                #expect(again.json["duplicates"] as? Int == 30_000)
-                let daily = try await Self.get("/samples/daily?type=HKQuantityTypeIdentifierHeartRate&from=2025-06-02&to=2025-06-08&tz=UTC",
-                                               port: port, token: token)
-                let days = daily["days"] as? [[String: Any]] ?? []
-                #expect(days.compactMap { ($0["min"] as? NSNumber)?.doubleValue } == [50, 50, 50, 50, 50, 50, 50])
-                #expect(days.compactMap { ($0["max"] as? NSNumber)?.doubleValue } == [102, 102, 102, 102, 102, 102, 102])
-            }
+            let body = HAETestBodies.heartRateMinutes(10_000)
+            let first = try await Self.post(body, port: port, token: token)
+            #expect(first.status == 200, "\(first.json)")
+            #expect(first.json["inserted"] as? Int == 30_000)
+            #expect(first.json["types"] as? [String: Int] == ["HKQuantityTypeIdentifierHeartRate": 30_000])
+            #expect(try await Self.typeCounts(port: port, token: token) == ["HKQuantityTypeIdentifierHeartRate": 30_000])
+            let again = try await Self.post(body, port: port, token: token)
+            #expect(again.json["inserted"] as? Int == 0)
+            #expect(again.json["duplicates"] as? Int == 30_000)
+            let daily = try await Self.get("/samples/daily?type=HKQuantityTypeIdentifierHeartRate&from=2025-06-02&to=2025-06-08&tz=UTC",
+                                           port: port, token: token)
+            let days = daily["days"] as? [[String: Any]] ?? []
+            #expect(days.compactMap { ($0["min"] as? NSNumber)?.doubleValue } == [50, 50, 50, 50, 50, 50, 50])
+            #expect(days.compactMap { ($0["max"] as? NSNumber)?.doubleValue } == [102, 102, 102, 102, 102, 102, 102])
         }
     }
 
