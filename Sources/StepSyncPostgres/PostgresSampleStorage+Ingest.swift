@@ -160,7 +160,7 @@ extension PostgresSampleStorage {
     }
 
     /// `COPY samples FROM STDIN` of `samples` (uuid-ordered), inside the caller's transaction.
-    private func copyIntoSamples(_ samples: [HealthSample], keys: [String: Int64], client: Int64,
+    func copyIntoSamples(_ samples: [HealthSample], keys: [String: Int64], client: Int64,
                                  on connection: PostgresConnection) async throws {
         try await connection.guardedCopyFrom(table: "samples", columns: Self.copyColumns, logger: logger) { writer in
             try await Self.writeRows(samples, keys: keys, client: client, to: writer)
@@ -192,6 +192,24 @@ extension PostgresSampleStorage {
     /// The COPY and the INSERT … SELECT of ``insertByCopy(_:client:direct:)``'s staging path, inside its transaction.
     private func copyAndInsert(_ samples: [HealthSample], keys: [String: Int64], client: Int64,
                                on connection: PostgresConnection) async throws -> Int {
+        try await stage(samples, keys: keys, on: connection)
+        let rows = try await connection.query("""
+            WITH inserted AS (
+                INSERT INTO samples (client_id, \(unescaped: Self.sampleColumns))
+                SELECT \(client), \(unescaped: Self.sampleColumns) FROM stepsync_staging ORDER BY uuid
+                ON CONFLICT (client_id, uuid) DO NOTHING
+                RETURNING 1
+            )
+            SELECT count(*) FROM inserted
+            """, logger: logger)
+        var count = 0
+        for try await value in rows.decode(Int.self) { count = value }
+        return count
+    }
+
+    /// COPY of `samples` into the connection's staging table (created at its first use), inside the caller's
+    /// transaction; the table is emptied at COMMIT.
+    func stage(_ samples: [HealthSample], keys: [String: Int64], on connection: PostgresConnection) async throws {
         let logger = self.logger
         let fresh = self.stagedConnections.withLock { $0.insert(connection.id).inserted }
         if fresh {
@@ -207,18 +225,6 @@ extension PostgresSampleStorage {
         try await connection.guardedCopyFrom(table: "stepsync_staging", logger: logger) { writer in
             try await Self.writeRows(samples, keys: keys, client: nil, to: writer)
         }
-        let rows = try await connection.query("""
-            WITH inserted AS (
-                INSERT INTO samples (client_id, \(unescaped: Self.sampleColumns))
-                SELECT \(client), \(unescaped: Self.sampleColumns) FROM stepsync_staging ORDER BY uuid
-                ON CONFLICT (client_id, uuid) DO NOTHING
-                RETURNING 1
-            )
-            SELECT count(*) FROM inserted
-            """, logger: logger)
-        var count = 0
-        for try await value in rows.decode(Int.self) { count = value }
-        return count
     }
 
     // MARK: - Multi-row INSERT
