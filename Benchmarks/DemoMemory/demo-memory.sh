@@ -12,6 +12,7 @@
 #   ROUNDS   runs of each demo (default 1); the figures are the lowest peak of the rounds
 # Needs GNU time (/usr/bin/time, Debian package `time`) and python3.
 set -euo pipefail
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 if [[ $# -lt 2 ]]; then
     echo "usage: $0 BINARY WORKDIR [ROUNDS]" >&2
     exit 64

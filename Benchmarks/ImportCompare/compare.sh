@@ -18,6 +18,7 @@
 #
 # H2S may be "-" to time stepsync alone (h2s fields are then null).
 set -euo pipefail
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 here=$(cd "$(dirname "$0")" && pwd)
 stepsync=$1 h2s=$2
 zip=${3:-${TMPDIR:-/tmp}/stepsync-import-bench-r2/export.zip} rounds=${4:-2}

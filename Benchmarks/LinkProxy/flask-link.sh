@@ -7,6 +7,7 @@
 #
 #   ./flask-link.sh /path/to/HealthStepsSync/api/main.py /path/to/venv/bin/python /tmp/sinkload-bodies [ROUNDS=2]
 set -euo pipefail
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 flask_main=$(realpath "$1") python=$2 bodies=$3 rounds=${4:-2}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)

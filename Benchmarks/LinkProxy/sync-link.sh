@@ -12,6 +12,7 @@
 # samples/s of each case: {"loopback":…, "rtt50":…, "rtt150":…, …}. --proxy-zero adds a case through the proxy at
 # 0 ms (is the proxy itself a bottleneck?). With --rounds N every case runs N times (best kept).
 set -euo pipefail
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 if [[ $# -lt 2 ]]; then
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'

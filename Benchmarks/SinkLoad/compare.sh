@@ -9,6 +9,7 @@
 #   python3 bodies.py /tmp/sinkload-bodies
 #   ./compare.sh /tmp/sinkload-bodies .build/release/stepsync /path/to/HealthStepsSync/api/main.py /path/to/venv/bin/python [ROUNDS]
 set -euo pipefail
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 bodies=$1 stepsync=$2 flask_main=$3 python=$4 rounds=${5:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)

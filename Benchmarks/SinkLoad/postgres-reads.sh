@@ -12,6 +12,7 @@
 # $PG_BIN), a throwaway cluster in WORKDIR/cluster on $PG_PORT (55533), the sink on $SINK_PORT (18190) with the
 # `serve` default deadline (6 s). The store is generated once into WORKDIR/store.
 set -u
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 [ $# -ge 2 ] || { echo "usage: $0 STEPSYNC WORKDIR" >&2; exit 2; }
 S=$(realpath "$1"); mkdir -p "$2"; W=$(realpath "$2")
 PGB=${PG_BIN:-/usr/lib/postgresql/15/bin}; PORT=${PG_PORT:-55533}; SP=${SINK_PORT:-18190}; HZ=$(getconf CLK_TCK)

@@ -17,6 +17,7 @@
 # (the migrations run at `serve`); $SERVE_ARGS is added to `serve` (e.g. "--database-ingest insert"); $SETUP_SQL runs
 # on each sink's database once `serve` has migrated it (e.g. "DROP INDEX samples_steps_covering", to weigh an index).
 set -u
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 [ $# -ge 2 ] || { echo "usage: $0 STEPSYNC WORKDIR [ROUNDS]" >&2; exit 2; }
 S=$(realpath "$1"); mkdir -p "$2"; W=$(realpath "$2"); ROUNDS=${3:-2}
 PGB=${PG_BIN:-/usr/lib/postgresql/15/bin}; PORT=${PG_PORT:-55433}; SP_PORT=${SINK_PORT:-18090}

@@ -4,6 +4,7 @@
 # as the postgres user), PostgreSQL 15 from /usr/lib/postgresql/15/bin, on a throwaway cluster in $TMPDIR.
 #   ./postgres.sh .build/release/stepsync /tmp/sinkload-bodies
 set -u
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 BIN=${STEPSYNC_PG_BIN:-/usr/lib/postgresql/15/bin}; S=$(realpath "$1"); BODIES=$2; W=$(mktemp -d); PORT=55432; HZ=$(getconf CLK_TCK)
 chown postgres $W; HERE=$(dirname "$(realpath "$0")")
 runuser -u postgres -- $BIN/initdb -D $W/data -A trust -U stepsync >/dev/null
