@@ -132,21 +132,7 @@ extension PostgresSampleStorage {
         // One budget for the call: a direct COPY that waited on an overlapping batch, then met its uuids, leaves the
         // staging path only what remains of it.
         let deadline = self.deadline()
-        if direct {
-            do {
-                return try await transaction(deadline: deadline) { connection in
-                    try await self.checkTypeLimit(types, client: client, on: connection)
-                    do {
-                        try await self.copyIntoSamples(sorted, keys: keys, client: client, on: connection)
-                    } catch where PostgresStorageError.sqlState(error) == "23505" {
-                        throw UUIDAlreadyHeld()
-                    }
-                    return sorted.count
-                }
-            } catch is UUIDAlreadyHeld {
-                logger.debug("Batch with held uuids: staging path")
-            }
-        }
+        if direct, try await copyAllNew(sorted, keys: keys, client: client, deadline: deadline) { return sorted.count }
         return try await transaction(deadline: deadline) { connection in
             do {
                 try await self.checkTypeLimit(types, client: client, on: connection)
@@ -156,6 +142,27 @@ extension PostgresSampleStorage {
                 _ = self.stagedConnections.withLock { $0.remove(connection.id) }
                 throw error
             }
+        }
+    }
+
+    /// In a transaction of its own, the type limit checked, `COPY samples FROM STDIN` of `sorted` (uuid-ordered):
+    /// true when committed, false (rolled back, nothing stored) when a uuid of the batch is held already (SQLSTATE
+    /// 23505) and the batch must take the staging path.
+    func copyAllNew(_ sorted: [HealthSample], keys: [String: Int64], client: Int64,
+                    deadline: ContinuousClock.Instant) async throws -> Bool {
+        do {
+            return try await transaction(deadline: deadline) { connection in
+                try await self.checkTypeLimit(Array(keys.keys), client: client, on: connection)
+                do {
+                    try await self.copyIntoSamples(sorted, keys: keys, client: client, on: connection)
+                } catch where PostgresStorageError.sqlState(error) == "23505" {
+                    throw UUIDAlreadyHeld()
+                }
+                return true
+            }
+        } catch is UUIDAlreadyHeld {
+            logger.debug("Batch with held uuids: staging path")
+            return false
         }
     }
 

@@ -32,19 +32,7 @@ extension PostgresSampleStorage {
         let types = Array(keys.keys)
         let sorted = Self.sortedByUUID(samples)
         let deadline = self.deadline()
-        do {
-            return try await transaction(deadline: deadline) { connection in
-                try await self.checkTypeLimit(types, client: client, on: connection)
-                do {
-                    try await self.copyIntoSamples(sorted, keys: keys, client: client, on: connection)
-                } catch where PostgresStorageError.sqlState(error) == "23505" {
-                    throw UUIDAlreadyHeld()
-                }
-                return (sorted.count, 0)
-            }
-        } catch is UUIDAlreadyHeld {
-            logger.debug("Replacing batch with held uuids: staging path")
-        }
+        if try await copyAllNew(sorted, keys: keys, client: client, deadline: deadline) { return (sorted.count, 0) }
         return try await transaction(deadline: deadline) { connection in
             do {
                 try await self.checkTypeLimit(types, client: client, on: connection)
