@@ -305,6 +305,30 @@ struct SinkHealthAutoExportTests {
         }
     }
 
+    @Test("A body of more sample types than the sink's --max-types is refused whole before any batch is stored",
+          arguments: SinkBackend.allCases)
+    func tooManyTypes(backend: SinkBackend) async throws {
+        try await withTemporaryDirectory { dir in
+            try await withSink(backend, directory: dir, configure: { $0.maxTypes = 3 }) { client, _ in
+                func body(_ names: [String]) -> [UInt8] {
+                    let metrics = names.map {
+                        "{\"name\":\"\($0)\",\"units\":\"count\",\"data\":[{\"date\":\"2025-06-02 08:00:00 +0200\",\"qty\":1}]}"
+                    }
+                    return Array("{\"data\":{\"metrics\":[\(metrics.joined(separator: ","))]}}".utf8)
+                }
+                let four = try await Self.post(body(["step_count", "one", "two", "three"]), port: client.port,
+                                               token: client.token)
+                #expect(four.status == 400)
+                #expect(four.json["field"] as? String == "data.metrics")
+                #expect((four.json["message"] as? String)?.contains("4 sample types") == true, "\(four.json)")
+                #expect(try await Self.typeCounts(port: client.port, token: client.token).isEmpty)
+                let three = try await Self.post(body(["step_count", "one", "two"]), port: client.port, token: client.token)
+                #expect(three.status == 200, "\(three.json)")
+                #expect(three.json["inserted"] as? Int == 3)
+            }
+        }
+    }
+
     @Test("Without the token the push is 401 and nothing is stored", arguments: SinkBackend.allCases)
     func unauthorized(backend: SinkBackend) async throws {
         try await withTemporaryDirectory { dir in

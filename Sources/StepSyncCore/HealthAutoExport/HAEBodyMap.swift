@@ -31,6 +31,9 @@ public struct HAEBodyMap: Sendable {
     public private(set) var unknownMetrics: [String] = []
     /// The points of every metric and the workouts: what the reading will go through.
     public private(set) var entries = 0
+    /// The sample types the body's samples can have (a metric's type, blood pressure's two, a workout's own, its
+    /// route's and heart rate's when it has them): what a sink checks against its limit of types before storing.
+    public private(set) var types: Set<SampleType> = []
 
     /// Maps `bytes`, or refuses them whole: ``HAEPayloadError`` naming the field, or `body` with the byte offset of
     /// a syntax error.
@@ -91,7 +94,11 @@ public struct HAEBodyMap: Sendable {
                     _ = s.peek()
                     let offset = s.offset
                     var scratch = HAEReading()
-                    try HAEWorkoutReader(reader: reader).read(try s.json(), at: i, into: &scratch)
+                    let workout = try s.json()
+                    try HAEWorkoutReader(reader: reader).read(workout, at: i, into: &scratch)
+                    types.insert(.workout)
+                    if workout["route"]?.array?.isEmpty == false { types.insert(.workoutRoute) }
+                    if workout["heartRateData"] != nil || workout["heartRateRecovery"] != nil { types.insert(.heartRate) }
                     parts.append(.workout(index: i, offset: offset))
                     entries += 1
                     i += 1
@@ -141,6 +148,11 @@ public struct HAEBodyMap: Sendable {
         }
         guard let name else { throw HAEPayloadError(field: field + ".name", "is missing or not a string") }
         guard let offset else { throw HAEPayloadError(field: field + ".data", "is missing or not an array") }
+        if name == "blood_pressure" {
+            types.formUnion([HAEMetricTable.systolic, HAEMetricTable.diastolic])
+        } else {
+            types.insert(HAEMetricTable.type(of: name).type)
+        }
         if !HAEMetricTable.type(of: name).known, name != "blood_pressure" {
             let kept = String(name.prefix(128))
             if unknown.insert(kept).inserted { unknownMetrics.append(kept) }

@@ -62,6 +62,14 @@ extension SinkResponder {
         } catch {
             throw SinkError.badRequest(error.description, field: error.field)
         }
+        // Stored a batch at a time, a body of more types than the storage may hold would be refused at the batch
+        // that crosses the limit, the batches before it stored: refused whole here instead.
+        if map.types.count > configuration.maxTypes {
+            throw SinkError.badRequest("""
+                the body holds \(map.types.count) sample types, more than this sink's limit of \(configuration.maxTypes) \
+                (--max-types); nothing of it was stored
+                """, field: "data.metrics")
+        }
         // Each batch is stored while the next is read (on the other core, when there is one): a child task reads,
         // the storage writes, and at most two batches are held.
         var (batch, cursor, reading) = Self.readBatch(of: body, map: map, reader: reader, cursor: HAEBodyCursor(),
