@@ -37,7 +37,7 @@ struct ServeHAECrashTests {
     func killedAfterTheFirstBatch() async throws {
         try await withTemporaryDirectory { dir in
             let body = HAETestBodies.heartRateMinutes(30_000)
-            let batches = try HAETestBodies.batches(body)
+            let batches = try HAETestBodies.batches(body).batches
             #expect(batches.count == 4)
             let all = batches.flatMap { $0 }
             #expect(all.count == 90_000)

@@ -1,4 +1,5 @@
 import Foundation
+import StepSyncTestSupport
 import Testing
 @testable import StepSyncCore
 
@@ -37,22 +38,9 @@ struct HAEBatchReadingTests {
             """
     }()
 
-    /// Reads `text` in batches of `limit`, returning the batches and the final reading.
+    /// Reads `text` in batches of `limit` (``HAETestBodies/batches(_:limit:aggregation:)``, the sink's loop).
     static func batches(_ text: String, limit: Int) throws -> (batches: [[HealthSample]], reading: HAEReading) {
-        let reader = HAEPayloadReader(aggregation: .seconds(60))
-        var text = text
-        return try text.withUTF8 { utf8 in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            let map = try HAEBodyMap(bytes, reader: reader)
-            var reading = HAEReading(map)
-            var cursor = HAEBodyCursor()
-            var batches: [[HealthSample]] = []
-            while !cursor.isAtEnd(of: map) {
-                reader.read(bytes, map: map, cursor: &cursor, into: &reading, upTo: limit)
-                batches.append(reading.handOff())
-            }
-            return (batches, reading)
-        }
+        try HAETestBodies.batches(Array(text.utf8), limit: limit)
     }
 
     @Test("Batches of any size give the one reading's samples, in order, and its skips, types and arrays not stored",

@@ -23,7 +23,7 @@ struct PostgresHAECrashTests {
             let url = try await server.createDatabase()
             let token = try #require(try await addClients(["anna"], url: url)["anna"])
             let body = HAETestBodies.heartRateMinutes(10_000)
-            let batches = try HAETestBodies.batches(body)
+            let batches = try HAETestBodies.batches(body).batches
             #expect(batches.count == 2)
             let all = batches.flatMap { $0 }
             #expect(all.count == 30_000)

@@ -3,9 +3,6 @@ import StepSyncCore
 
 /// Health Auto Export bodies for the tests that push many points, and the batches the sink stores them in.
 public enum HAETestBodies {
-    /// The sink's batch (`SinkResponder.haeBatchSamples`).
-    public static let batchSamples = 25_000
-
     /// Heart rate, one Min/Avg/Max point a minute from 2025-06-02 00:00 UTC (3 samples a point: Min 50–56, Avg
     /// 60–70, Max 90–102); `tail` goes after the metric (to add a fault at the very end).
     public static func heartRateMinutes(_ points: Int, tail: String = "") -> [UInt8] {
@@ -19,17 +16,21 @@ public enum HAETestBodies {
         return Array((text + "]}\(tail)]}}").utf8)
     }
 
-    /// `body`'s samples (minute buckets) in the batches the sink stores them in.
-    public static func batches(_ body: [UInt8]) throws -> [[HealthSample]] {
-        let reader = HAEPayloadReader(aggregation: HAEAggregation(header: "minutes")!)
+    /// `body`'s samples (minute buckets) in batches of `limit`, read as the sink reads them (``HAEBodyMap``, then
+    /// ``HAEPayloadReader/read(_:map:cursor:into:upTo:)`` and ``HAEReading/handOff()``), and the reading after them.
+    public static func batches(_ body: [UInt8], limit: Int = HAEPayloadReader.batchSamples,
+                               aggregation: HAEAggregation = .seconds(60)) throws
+        -> (batches: [[HealthSample]], reading: HAEReading)
+    {
+        let reader = HAEPayloadReader(aggregation: aggregation)
         return try body.withUnsafeBytes { bytes in
             let map = try HAEBodyMap(bytes, reader: reader)
             var (cursor, reading, batches) = (HAEBodyCursor(), HAEReading(map), [[HealthSample]]())
             while !cursor.isAtEnd(of: map) {
-                reader.read(bytes, map: map, cursor: &cursor, into: &reading, upTo: batchSamples)
+                reader.read(bytes, map: map, cursor: &cursor, into: &reading, upTo: limit)
                 batches.append(reading.handOff())
             }
-            return batches
+            return (batches, reading)
         }
     }
 }

@@ -8,10 +8,23 @@
 public struct HAEBodyMap: Sendable {
     /// One metric's points.
     struct Metric: Sendable {
+        /// How a metric's points read.
+        enum Shape: Sendable {
+            /// `{date, qty}` or `{date, Min, Avg, Max}` (``HAEPayloadReader/readPoint(_:_:metric:index:cursor:into:)``).
+            case points
+            /// `{date, systolic, diastolic}`.
+            case bloodPressure
+            /// Summarized or staged nights (``HAESleepReader``).
+            case sleep
+        }
+
         /// The metric's index in `data.metrics`.
         var index: Int
         var name: String
         var units: String
+        /// Its HealthKit type (``HAEMetricTable/type(of:)``), decided once here.
+        var type: SampleType
+        var shape: Shape
         /// The offset of its `data` array's `[`.
         var offset: Int
     }
@@ -148,16 +161,18 @@ public struct HAEBodyMap: Sendable {
         }
         guard let name else { throw HAEPayloadError(field: field + ".name", "is missing or not a string") }
         guard let offset else { throw HAEPayloadError(field: field + ".data", "is missing or not an array") }
-        if name == "blood_pressure" {
+        let (type, known) = HAEMetricTable.type(of: name)
+        let shape: Metric.Shape = name == "blood_pressure" ? .bloodPressure : name == "sleep_analysis" ? .sleep : .points
+        if shape == .bloodPressure {
             types.formUnion([HAEMetricTable.systolic, HAEMetricTable.diastolic])
         } else {
-            types.insert(HAEMetricTable.type(of: name).type)
+            types.insert(type)
+            if !known {
+                let kept = String(name.prefix(128))
+                if unknown.insert(kept).inserted { unknownMetrics.append(kept) }
+            }
         }
-        if !HAEMetricTable.type(of: name).known, name != "blood_pressure" {
-            let kept = String(name.prefix(128))
-            if unknown.insert(kept).inserted { unknownMetrics.append(kept) }
-        }
-        parts.append(.metric(Metric(index: i, name: name, units: units, offset: offset)))
+        parts.append(.metric(Metric(index: i, name: name, units: units, type: type, shape: shape, offset: offset)))
         entries += points
     }
 }

@@ -21,6 +21,11 @@ public struct HAEPayloadReader: Sendable {
     /// The bundle id stored with every sample (the app gives none).
     public static let bundleId = "health-auto-export"
 
+    /// The samples a sink reads from a body before it stores them (``read(_:map:cursor:into:upTo:)``): a body of any
+    /// size holds one batch at a time, each its own durable write, so a retry after a crash finds the batches stored
+    /// as duplicates and ends exact.
+    public static let batchSamples = 25_000
+
     /// A reader of bodies sent with `aggregation`.
     public init(aggregation: HAEAggregation) {
         self.aggregation = aggregation
@@ -76,20 +81,19 @@ public struct HAEPayloadReader: Sendable {
             guard try s.openArray() else { return true }
             k = 0
         }
-        let (type, _) = HAEMetricTable.type(of: metric.name)
-        let kind = MetricKind(type: type, units: HAEMetricTable.unit(metric.units))
+        let kind = MetricKind(type: metric.type, units: HAEMetricTable.unit(metric.units))
         while true {
-            if metric.name == "sleep_analysis" {
+            switch metric.shape {
+            case .sleep:
                 if let point = try s.json().object {
                     HAESleepReader(reader: self).read(point, metric: metric.name, index: k, into: &reading)
                 }
-            } else {
+            case .bloodPressure:
                 let point = try HAEPoint(&s, sources: &cursor.sources)
-                if metric.name == "blood_pressure" {
-                    readBloodPressure(point, metric: metric.name, index: k, cursor: &cursor, into: &reading)
-                } else {
-                    readPoint(point, kind, metric: metric.name, index: k, cursor: &cursor, into: &reading)
-                }
+                readBloodPressure(point, metric: metric.name, index: k, cursor: &cursor, into: &reading)
+            case .points:
+                let point = try HAEPoint(&s, sources: &cursor.sources)
+                readPoint(point, kind, metric: metric.name, index: k, cursor: &cursor, into: &reading)
             }
             k += 1
             guard try s.nextElement() else { return true }
@@ -168,13 +172,13 @@ public struct HAEPayloadReader: Sendable {
             return reading.skip(metric, index, "unreadableDate")
         }
         let source = Self.source(point.source)
+        let device = cursor.device(ofSource: source)
         let before = reading.samples.count
         for (type, value) in [(HAEMetricTable.systolic, systolic), (HAEMetricTable.diastolic, diastolic)] {
             let sample = HealthSample(
                 uuid: cursor.uuid(type: type, source: source, startMs: date.ms, lengthMs: length, role: ""),
                 type: type, startMs: date.ms, endMs: date.ms + length, utcOffsetSeconds: date.offsetSeconds,
-                value: value, unit: "mmHg", sourceName: source, sourceBundleId: Self.bundleId,
-                deviceName: cursor.device(ofSource: source))
+                value: value, unit: "mmHg", sourceName: source, sourceBundleId: Self.bundleId, deviceName: device)
             guard Self.valid(sample, metric: metric, index: index, into: &reading) else {
                 return reading.samples.removeSubrange(before...)
             }

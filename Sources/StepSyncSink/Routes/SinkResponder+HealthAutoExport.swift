@@ -11,11 +11,6 @@ extension SinkResponder {
         SinkRoute("/ingest/health-auto-export", post: { try await $0.ingestHealthAutoExport($1.request, client: $1.client) }),
     ]
 
-    /// The samples read from a Health Auto Export body before they are stored, so that a body of any size holds
-    /// one batch of samples at a time (a batch is its own durable write; a retry after a crash finds the batches
-    /// stored as duplicates and ends exact).
-    static let haeBatchSamples = 25_000
-
     /// Reads the next batch of `body` from `cursor`: its samples, and the cursor and reading after it.
     private static func readBatch(of body: ByteBuffer, map: HAEBodyMap, reader: HAEPayloadReader,
                                   cursor: HAEBodyCursor, reading: HAEReading)
@@ -23,7 +18,7 @@ extension SinkResponder {
     {
         var (cursor, reading) = (cursor, reading)
         body.withUnsafeReadableBytes {
-            reader.read($0, map: map, cursor: &cursor, into: &reading, upTo: haeBatchSamples)
+            reader.read($0, map: map, cursor: &cursor, into: &reading, upTo: HAEPayloadReader.batchSamples)
         }
         return (reading.handOff(), cursor, reading)
     }
@@ -37,7 +32,7 @@ extension SinkResponder {
 
     /// Reads the body (at most ``SinkConfiguration/maxHAEBytes``) with ``HAEPayloadReader``, bucketed by the
     /// `automation-aggregation` header: first all of it is checked (``HAEBodyMap``), then its samples are read and
-    /// stored ``haeBatchSamples`` at a time with ``SampleStorage/insertReplacing(_:for:)``: the same payload again
+    /// stored ``HAEPayloadReader/batchSamples`` at a time with ``SampleStorage/insertReplacing(_:for:)``: the same payload again
     /// inserts nothing, a grown bucket replaces the stored one. 400 naming the field for a body that is not the
     /// app's shape (nothing stored); bad points are skipped and counted in the answer
     /// (``HAEIngestAnswer``). The `automation-name`, `automation-id` and `session-id` headers are echoed in the answer's
