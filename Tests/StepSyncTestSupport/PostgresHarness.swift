@@ -339,24 +339,42 @@ public enum PostgresHarness {
     ///
     /// Not Foundation's `Process`: on Linux it reports a process's end only once every descendant has closed a
     /// descriptor it inherits, and `pg_ctl start` leaves the server running as such a descendant. So: `posix_spawn`
-    /// and `waitpid` (on a dispatch thread), output to a file.
-    static func run(_ path: String, _ arguments: [String], asServerUser: Bool) async throws -> (status: Int32, output: String) {
+    /// and `waitpid` (on a dispatch thread), output to a file. A program still running after `timeout` is killed
+    /// and this throws, naming it: a test waiting on a stuck `psql` fails rather than hangs.
+    static func run(_ path: String, _ arguments: [String], asServerUser: Bool,
+                    timeout: Duration = .seconds(300)) async throws -> (status: Int32, output: String) {
         // From `/`, which the postgres user can enter (initdb and pg_ctl complain about an unreadable directory).
         let command = ["/bin/sh", "-c", "cd / && exec \"$0\" \"$@\"", path] + arguments
         let argv = asServerUser && asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command
         let outputPath = TemporaryDirectory.uniquePath("stepsync-pg-out")
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         let pid = try spawn(argv, outputPath: outputPath)
-        let status: Int32 = await withCheckedContinuation { continuation in
+        let status: Int32? = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
+                let deadline = ContinuousClock.now + timeout
                 var status: Int32 = 0
-                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                var result: pid_t
+                repeat {
+                    result = waitpid(pid, &status, WNOHANG)
+                    if result == 0 {
+                        guard ContinuousClock.now < deadline else {
+                            kill(pid, SIGKILL)
+                            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                            return continuation.resume(returning: nil)
+                        }
+                        usleep(2_000)
+                    }
+                } while result == 0 || (result == -1 && errno == EINTR)
                 // WIFEXITED → WEXITSTATUS; a signal → 128 + signal, as a shell reports it.
                 let signal = status & 0x7F
                 continuation.resume(returning: signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
             }
         }
-        return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard let status else {
+            throw Failure("\((path as NSString).lastPathComponent) \(arguments.suffix(2)) still ran after \(timeout): killed; \(output.suffix(400))")
+        }
+        return (status, output)
     }
 
     /// Starts `argv` with stdin from /dev/null, stdout+stderr appended to `outputPath` and no other descriptor of

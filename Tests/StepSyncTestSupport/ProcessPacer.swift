@@ -8,13 +8,16 @@ import Foundation
 /// before the test saw it write anything.
 public enum ProcessPacer {
     /// Continues `process` (SIGCONT) and stops it (SIGSTOP) as soon as `happened()` is true; `false` when the process
-    /// ended first (it is then not stopped).
-    public static func continueUntil(_ process: ChildProcess, _ happened: @escaping @Sendable () -> Bool) async -> Bool {
+    /// ended first (it is then not stopped) or `within` passed first (it is then left running): a test that waits on
+    /// a child fails rather than hangs.
+    public static func continueUntil(_ process: ChildProcess, within: Duration = .seconds(120),
+                                     _ happened: @escaping @Sendable () -> Bool) async -> Bool {
         await withCheckedContinuation { continuation in
             let thread = Thread {
                 let pid = process.processIdentifier
+                let deadline = ContinuousClock.now + within
                 kill(pid, SIGCONT)
-                while process.isRunning {
+                while process.isRunning, ContinuousClock.now < deadline {
                     if happened() {
                         kill(pid, SIGSTOP)
                         continuation.resume(returning: true)
