@@ -40,8 +40,8 @@ import Testing
         #expect(route.points == points)
         #expect(route.complete && route.missingParts.isEmpty)
         #expect(route.partCount == parts.count && route.workout == Self.workout && route.file == Self.file)
-        #expect(AssembledRoute.otherPartUUIDs(workout: Self.workout, count: parts.count) == parts.dropFirst().map(\.uuid))
-        #expect(AssembledRoute.otherPartUUIDs(workout: Self.workout, count: 1).isEmpty)
+        #expect(AssembledRoute.otherPartUUIDs(owner: Self.workout, count: parts.count) == parts.dropFirst().map(\.uuid))
+        #expect(AssembledRoute.otherPartUUIDs(owner: Self.workout, count: 1).isEmpty)
     }
 
     @Test("a part not there yet is listed as missing and its points are absent")
@@ -183,7 +183,7 @@ import Testing
         #expect(parts.count >= 2)
         let whole = AssembledElectrocardiogram(first: parts[0], others: Array(parts.dropFirst().reversed()))
         #expect(whole.microvolts == voltages && whole.complete && whole.header == Self.header())
-        #expect(AssembledElectrocardiogram.otherPartUUIDs(recording: parts[0].recording, count: parts.count)
+        #expect(AssembledElectrocardiogram.otherPartUUIDs(owner: parts[0].recording, count: parts.count)
                 == parts.dropFirst().map(\.uuid))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(ElectrocardiogramAnswer.recording(whole))) as? [String: Any])
         #expect(json["uuid"] as? String == parts[0].recording.uuidString)

@@ -13,6 +13,8 @@ public protocol SeriesPart: Sendable {
     var count: Int { get }
     /// The part's points, in order.
     var elements: [Element] { get }
+    /// The uuid of part `index` of `owner`'s series.
+    static func uuid(owner: UUID, index: Int) -> UUID
 }
 
 extension SeriesPart {
@@ -43,6 +45,8 @@ extension RoutePart: SeriesPart {
     public var owner: UUID { workout }
     /// The points.
     public var elements: [RoutePoint] { points }
+    /// ``uuid(workout:index:)``.
+    public static func uuid(owner: UUID, index: Int) -> UUID { uuid(workout: owner, index: index) }
 }
 
 extension ElectrocardiogramPart: SeriesPart {
@@ -50,4 +54,6 @@ extension ElectrocardiogramPart: SeriesPart {
     public var owner: UUID { recording }
     /// The voltages.
     public var elements: [Double] { microvolts }
+    /// ``uuid(recording:index:)``.
+    public static func uuid(owner: UUID, index: Int) -> UUID { uuid(recording: owner, index: index) }
 }
