@@ -150,7 +150,7 @@ struct TransportProcessTests {
             let storedBefore = try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(holdFromPost: 3)) { port, counters in
                 let process = try StepSyncProcess(arguments + ["--server", "http://127.0.0.1:\(port)"])
                 // Parts 1 and 2 were answered (they go one after the other); part 3 is held: kill it now.
-                await counters.waitForPosts(3)
+                try await counters.waitForPosts(3)
                 kill(process.pid, SIGKILL)
                 _ = try await process.wait()
                 let summary = try fixture.store.ledgerSummary().overall

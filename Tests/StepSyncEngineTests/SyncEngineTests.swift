@@ -156,7 +156,7 @@ struct SyncEngineTests {
                 let report = try await withThrowingTaskGroup(of: SyncReport?.self) { group in
                     group.addTask { try await sync(fixture, port: port, concurrency: 3, stop: stop) }
                     group.addTask {
-                        await counters.waitForPosts(3)
+                        try await counters.waitForPosts(3)
                         stop.request()
                         stop.request()
                         return nil

@@ -67,7 +67,8 @@ public actor FrontCounters {
     /// Every POST body received, by path, in order of arrival.
     public private(set) var bodies: [String: [Data]] = [:]
 
-    private var postWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var postWaiters: [(id: Int, count: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+    private var nextWaiter = 0
     private var batchWaiters: [Int: [CheckedContinuation<Void, Never>]] = [:]
 
     func begin(path: String, body: Data) -> Int {
@@ -77,16 +78,32 @@ public actor FrontCounters {
         bodies[path, default: []].append(body)
         postWaiters.removeAll { waiter in
             guard posts >= waiter.count else { return false }
-            waiter.continuation.resume()
+            waiter.continuation.resume(returning: true)
             return true
         }
         return posts
     }
 
-    /// Returns once at least `count` POSTs have arrived.
-    public func waitForPosts(_ count: Int) async {
+    /// Returns once at least `count` POSTs have arrived; throws when `within` passes first (a client that ended, or
+    /// had nothing left to send, fails the test instead of hanging it).
+    public func waitForPosts(_ count: Int, within: Duration = .seconds(120)) async throws {
         if posts >= count { return }
-        await withCheckedContinuation { postWaiters.append((count, $0)) }
+        nextWaiter += 1
+        let id = nextWaiter
+        let timer = Task { [weak self] in
+            try await Task.sleep(for: within)
+            await self?.expire(id)
+        }
+        defer { timer.cancel() }
+        guard await withCheckedContinuation({ postWaiters.append((id, count, $0)) }) else {
+            throw SinkHarness.HarnessError(message: "\(posts) POSTs arrived within \(within), not \(count)")
+        }
+    }
+
+    /// Ends waiter `id`'s wait unfulfilled.
+    private func expire(_ id: Int) {
+        guard let index = postWaiters.firstIndex(where: { $0.id == id }) else { return }
+        postWaiters.remove(at: index).continuation.resume(returning: false)
     }
 
     private var released = false
