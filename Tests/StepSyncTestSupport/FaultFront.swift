@@ -191,9 +191,16 @@ public enum FaultFront {
             logger: logger)
         let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
+            group.addTask {
+                defer { portContinuation.finish() }
+                try await services.run()
+            }
             var iterator = ports.makeAsyncIterator()
-            let port = await iterator.next() ?? 0
+            guard let port = await iterator.next() else {
+                // It stopped before listening (a bind error): surface that error rather than wait for a port.
+                try await group.waitForAll()
+                throw SinkHarness.HarnessError(message: "the fault front stopped before it listened")
+            }
             do {
                 let result = try await body(port, counters)
                 await counters.releaseHeld()
