@@ -162,7 +162,7 @@ struct PostgresCrashTests {
             var started: StepSyncProcess?
             var stops = 0
             var rowsAtStop: [Int] = []
-            for round in 0..<3 {
+            for _ in 0..<3 {
                 // Each round is paced by the database, not by a race with the sync: a lock on `samples` holds the
                 // sync's next INSERT; once one waits on it, the sync is stopped (SIGSTOP) and the lock ended, so only
                 // what was in flight commits and the sync is mid-run however fast the machine is. The database is then

@@ -187,7 +187,7 @@ struct PostgresMigrationTests {
                 #expect(try await PostgresSchema.migrate(storage.client, upTo: 4, logger: quietLogger) == [1, 2, 3, 4])
                 let anna = try await storage.addClient(name: "anna", token: .random()).id
                 // A row that only a 2⁶⁴ search could make: another type's name under the step count's key.
-                try await storage.withConnection { connection in
+                _ = try await storage.withConnection { connection in
                     try await connection.query("""
                         INSERT INTO samples (client_id, uuid, type, type_key, start_at, end_at, value, unit,
                                              source_name, source_bundle_id)

@@ -38,35 +38,6 @@ public enum AnswerLossFront {
             return Response(status: .init(code: Int(status.code)), headers: [.contentType: "application/json"],
                             body: .init(byteBuffer: body))
         }
-        let logger = Logger(label: "answer-loss-front") { _ in SwiftLogNoOpLogHandler() }
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
-            logger: logger)
-        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { portContinuation.finish() }
-                try await services.run()
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else {
-                // It stopped before listening (a bind error): surface that error rather than wait for a port.
-                try await group.waitForAll()
-                throw SinkHarness.HarnessError(message: "the answer-loss front stopped before it listened")
-            }
-            do {
-                let result = try await body(port)
-                await services.triggerGracefulShutdown()
-                try await group.waitForAll()
-                return result
-            } catch {
-                await services.triggerGracefulShutdown()
-                try? await group.waitForAll()
-                throw error
-            }
-        }
+        return try await TestFront.run(router, name: "answer-loss-front", body)
     }
 }
