@@ -6,47 +6,19 @@ import Testing
 /// Workout routes as the Health app exports them (GPX 1.1 with Apple's extensions) and as older exports did.
 @Suite("GPX route reader")
 struct GPXRouteTests {
-    /// A route shaped like Apple's: declaration, namespaces, metadata, one track, a point a second with extensions.
+    /// A route shaped like Apple's (``SeriesExportFixture/route(startMs:points:extensions:latitude:longitude:)``):
+    /// declaration, namespaces, metadata, one track, a point a second (with extensions unless `extensions` is false).
     static func appleRoute(points: Int, extensions: Bool = true) -> (bytes: [UInt8], expected: [GPXRoute.Point]) {
-        var text = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1" \
-            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
-            xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
-             <metadata>
-              <time>2024-12-08T16:00:00Z</time>
-             </metadata>
-             <trk>
-              <name>Route 2024-12-08 3:07pm</name>
-              <trkseg>
-
-            """
-        let start = ISO8601Millis.parse("2024-12-08T15:07:56.000Z")!
-        var expected: [GPXRoute.Point] = []
-        for k in 0..<points {
-            let lat = 40.154135 + Double(k) * 0.00001, lon = -8.865413 - Double(k) * 0.00002
-            let ele = 22.0 + Double(k % 7), speed = 1.52 + Double(k % 5) / 10, course = Double(k % 360) + 0.5
-            let ms = start + Int64(k) * 1000
-            let time = ISO8601Millis.format(ms).replacingOccurrences(of: ".000Z", with: "Z")
-            text += "   <trkpt lon=\"\(lon)\" lat=\"\(lat)\"><ele>\(ele)</ele><time>\(time)</time>"
-            if extensions {
-                text += "<extensions><speed>\(speed)</speed><course>\(course)</course><hAcc>3.6</hAcc><vAcc>1.6</vAcc></extensions>"
-            }
-            text += "</trkpt>\n"
-            expected.append(GPXRoute.Point(timeMs: ms, latitude: lat, longitude: lon, elevation: ele,
-                                           speed: extensions ? speed : nil, course: extensions ? course : nil,
-                                           horizontalAccuracy: extensions ? 3.6 : nil,
-                                           verticalAccuracy: extensions ? 1.6 : nil))
-        }
-        text += "  </trkseg>\n </trk>\n</gpx>\n"
-        return (Array(text.utf8), expected)
+        let route = SeriesExportFixture.route(startMs: ISO8601Millis.parse("2024-12-08T15:07:56.000Z")!, points: points,
+                                              extensions: extensions)
+        return (Array(route.text.utf8), route.points)
     }
 
     @Test("a two-hour run: 7,200 points with Apple's extensions, every coordinate and elevation in order")
     func twoHourRun() throws {
         let (bytes, expected) = Self.appleRoute(points: 7_200)
         let route = try GPXRoute.parse(bytes)
-        #expect(route.name == "Route 2024-12-08 3:07pm")
+        #expect(route.name == "Route 2024-12-08T15:07:56Z")
         #expect(route.points.count == 7_200)
         #expect(route.points == expected)
     }

@@ -45,42 +45,30 @@ enum HealthExportFixture {
         case .v14: version = 14
         case .iOS16Broken: version = 12
         }
+        let visionV14 = """
+            <!ELEMENT VisionPrescription ((RightEye|LeftEye|MetadataEntry)*)>
+            <!ATTLIST VisionPrescription
+              type             CDATA #REQUIRED
+              dateIssued       CDATA #REQUIRED
+              expirationDate   CDATA #IMPLIED
+              brand            CDATA #IMPLIED
+            >
+            <!ELEMENT RightEye EMPTY>
+            <!ATTLIST RightEye
+              sphere           CDATA #IMPLIED
+              sphereUnit       CDATA #IMPLIED
+            >
+
+            """
         let vision: String
         switch header {
-        case .v11:
-            vision = ""
-        case .v14:
-            vision = """
-                <!ELEMENT VisionPrescription ((RightEye|LeftEye|MetadataEntry)*)>
-                <!ATTLIST VisionPrescription
-                  type             CDATA #REQUIRED
-                  dateIssued       CDATA #REQUIRED
-                  expirationDate   CDATA #IMPLIED
-                  brand            CDATA #IMPLIED
-                >
-                <!ELEMENT RightEye EMPTY>
-                <!ATTLIST RightEye
-                  sphere           CDATA #IMPLIED
-                  sphereUnit       CDATA #IMPLIED
-                >
-
-                """
+        case .v11: vision = ""
+        case .v14: vision = visionV14
         case .iOS16Broken:
-            vision = """
-                <!ELEMENT VisionPrescription ((RightEye|LeftEye|MetadataEntry)*)>
-                <!ATTLIST VisionPrescription
-                  type             CDATA #REQUIRED
-                  dateIssued       CDATA #REQUIRED
-                  expirationDate   CDATA #REQUIRED
-                  brand            CDATA #IMPLIED
-
-                <!ELEMENT RightEye EMPTY>
-                <!ATTLIST RightEye
-                  sphere           CDATA #IMPLIED
-                  sphereUnit       CDATA #IMPLIED
-                >
-
-                """
+            // iOS 16's bug: VisionPrescription's ATTLIST is never closed, and expirationDate is required.
+            vision = visionV14
+                .replacingOccurrences(of: "expirationDate   CDATA #IMPLIED", with: "expirationDate   CDATA #REQUIRED")
+                .replacingOccurrences(of: "brand            CDATA #IMPLIED\n>\n", with: "brand            CDATA #IMPLIED\n\n")
         }
         let me = version >= 13
             ? #"HKCharacteristicTypeIdentifierDateOfBirth="1985-04-12" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse="None""#
