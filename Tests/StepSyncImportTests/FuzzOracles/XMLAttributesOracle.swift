@@ -25,10 +25,6 @@ import StepSyncCore
 ///    an error names one of the document's four lines and quotes at most two values of 64 characters. (Through
 ///    ``HealthExportParser``, the decoder's stable surface.)
 enum XMLAttributesOracle {
-    /// The longest error reason allowed: two quoted values (`</a> does not close <b>`) of at most 64 characters of
-    /// at most 4 bytes each, plus the fixed text.
-    static let maxReasonBytes = 2 * 64 * 4 + 200
-
     /// The promises `bytes` breaks.
     static func problems(_ bytes: UnsafeRawBufferPointer) -> [String] {
         attributeProblems(bytes) + decodeProblems(bytes) + dateProblems(bytes) + numberProblems(bytes)
@@ -163,7 +159,7 @@ enum XMLAttributesOracle {
         } catch let problem as XMLProblem {
             let lines = document.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             if problem.line < 1 || problem.line > lines { problems.append("an error names line \(problem.line) of \(lines)") }
-            if problem.reason.utf8.count > maxReasonBytes {
+            if problem.reason.utf8.count > HealthExportOracle.maxReasonBytes {
                 problems.append("an error reason of \(problem.reason.utf8.count) bytes: \(ImportFuzzText.head(problem.reason))…")
             }
         } catch {
