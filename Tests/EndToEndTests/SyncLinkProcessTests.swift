@@ -11,23 +11,21 @@ struct SyncLinkProcessTests {
     @Test("three lanes over a 50 ms round trip: more requests in flight at the sink than --concurrency, the sink exact")
     func windowOverTheLink() async throws {
         let fixture = try SyncFixture(intervals: 60, samplesPerInterval: 20)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan()) { frontPort, counters in
-                try await DelayProxy.with(target: frontPort, delayMs: 25) { proxyPort in
-                    let (status, process) = try await StepSyncProcess.run(
-                        ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(proxyPort)",
-                         "--concurrency", "3", "--request-samples", "0", "--json"])
-                    #expect(status == 0, "\(process.stderr)")
-                    let json = try process.json()
-                    #expect(json["synced"] as? Int == 60 && json["failed"] as? Int == 0 && json["pending"] as? Int == 0)
-                    #expect(json["samples"] as? Int == 1_200 && json["duplicates"] as? Int == 0)
-                    let peak = try #require(json["peakInFlight"] as? Int)
-                    #expect(peak > 3, "peakInFlight \(peak)")
-                    let roundTrip = try #require(json["roundTripMs"] as? Double)
-                    #expect(roundTrip >= 50)
-                    #expect(await counters.maxInFlight > 3)
-                    #expect(await counters.posts == 60)
-                }
+        try await FaultFront.withSink(plan: FaultPlan()) { frontPort, counters, sinkPort in
+            try await DelayProxy.with(target: frontPort, delayMs: 25) { proxyPort in
+                let (status, process) = try await StepSyncProcess.run(
+                    ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(proxyPort)",
+                     "--concurrency", "3", "--request-samples", "0", "--json"])
+                #expect(status == 0, "\(process.stderr)")
+                let json = try process.json()
+                #expect(json["synced"] as? Int == 60 && json["failed"] as? Int == 0 && json["pending"] as? Int == 0)
+                #expect(json["samples"] as? Int == 1_200 && json["duplicates"] as? Int == 0)
+                let peak = try #require(json["peakInFlight"] as? Int)
+                #expect(peak > 3, "peakInFlight \(peak)")
+                let roundTrip = try #require(json["roundTripMs"] as? Double)
+                #expect(roundTrip >= 50)
+                #expect(await counters.maxInFlight > 3)
+                #expect(await counters.posts == 60)
             }
             let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
             #expect(stored.uuids == fixture.storeUUIDs && stored.count == 1_200)
@@ -37,16 +35,14 @@ struct SyncLinkProcessTests {
     @Test("--max-in-flight 3 over the same link: never more than three at the sink")
     func windowCapped() async throws {
         let fixture = try SyncFixture(intervals: 30, samplesPerInterval: 10)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan()) { frontPort, counters in
-                try await DelayProxy.with(target: frontPort, delayMs: 25) { proxyPort in
-                    let (status, process) = try await StepSyncProcess.run(
-                        ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(proxyPort)",
-                         "--concurrency", "3", "--max-in-flight", "3", "--request-samples", "0", "--json"])
-                    #expect(status == 0, "\(process.stderr)")
-                    #expect(try process.json()["peakInFlight"] as? Int == 3)
-                    #expect(await counters.maxInFlight <= 3)
-                }
+        try await FaultFront.withSink(plan: FaultPlan()) { frontPort, counters, sinkPort in
+            try await DelayProxy.with(target: frontPort, delayMs: 25) { proxyPort in
+                let (status, process) = try await StepSyncProcess.run(
+                    ["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(proxyPort)",
+                     "--concurrency", "3", "--max-in-flight", "3", "--request-samples", "0", "--json"])
+                #expect(status == 0, "\(process.stderr)")
+                #expect(try process.json()["peakInFlight"] as? Int == 3)
+                #expect(await counters.maxInFlight <= 3)
             }
             let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
             #expect(stored.uuids == fixture.storeUUIDs && stored.count == 300)

@@ -38,25 +38,23 @@ struct SyncProcessTests {
     @Test("SIGINT pauses (in-flight intervals finish, exit 130), and a second run resumes to exactly the store")
     func sigintPauseAndResume() async throws {
         let fixture = try SyncFixture(intervals: 30, samplesPerInterval: 5)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(60))) { port, counters in
-                let process = try StepSyncProcess(syncArguments(fixture, port: port))
-                try await counters.waitForPosts(4)
-                kill(process.pid, SIGINT)
-                let status = try await process.wait()
-                #expect(status == 130)
-                let json = try process.json()
-                #expect(json["stopped"] as? Bool == true)
-                let synced = try #require(json["synced"] as? Int)
-                #expect(synced >= 1 && synced < 30)
-                #expect(json["pending"] as? Int == 30 - synced)
-                let summary = try fixture.store.intervalSummary()
-                #expect(summary.inFlight == 0 && summary.synced == synced)
+        try await FaultFront.withSink(plan: FaultPlan(delay: .milliseconds(60))) { port, counters, sinkPort in
+            let process = try StepSyncProcess(syncArguments(fixture, port: port))
+            try await counters.waitForPosts(4)
+            kill(process.pid, SIGINT)
+            let status = try await process.wait()
+            #expect(status == 130)
+            let json = try process.json()
+            #expect(json["stopped"] as? Bool == true)
+            let synced = try #require(json["synced"] as? Int)
+            #expect(synced >= 1 && synced < 30)
+            #expect(json["pending"] as? Int == 30 - synced)
+            let summary = try fixture.store.intervalSummary()
+            #expect(summary.inFlight == 0 && summary.synced == synced)
 
-                let (again, resumed) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
-                #expect(again == 0, "\(resumed.stderr)")
-                #expect(try resumed.json()["synced"] as? Int == 30 - synced)
-            }
+            let (again, resumed) = try await StepSyncProcess.run(syncArguments(fixture, port: port))
+            #expect(again == 0, "\(resumed.stderr)")
+            #expect(try resumed.json()["synced"] as? Int == 30 - synced)
             let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
             #expect(stored.uuids == fixture.storeUUIDs && stored.count == 150)
         }
@@ -95,15 +93,13 @@ struct SyncProcessTests {
     func rejectedInterval() async throws {
         let fixture = try SyncFixture(intervals: 12, samplesPerInterval: 5)
         let rejected = try #require(fixture.uuids(ofInterval: 4).first)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(rejectUUID: rejected)) { port, _ in
-                let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port, packed: true))
-                #expect(status != 0)
-                let json = try process.json()
-                #expect(json["synced"] as? Int == 11 && json["failed"] as? Int == 1)
-                let failures = try #require(json["failures"] as? [[String: Any]])
-                #expect(failures.count == 1 && failures.first?["message"] as? String == "HTTP 400: sample rejected by the test front")
-            }
+        try await FaultFront.withSink(plan: FaultPlan(rejectUUID: rejected)) { port, _, sinkPort in
+            let (status, process) = try await StepSyncProcess.run(syncArguments(fixture, port: port, packed: true))
+            #expect(status != 0)
+            let json = try process.json()
+            #expect(json["synced"] as? Int == 11 && json["failed"] as? Int == 1)
+            let failures = try #require(json["failures"] as? [[String: Any]])
+            #expect(failures.count == 1 && failures.first?["message"] as? String == "HTTP 400: sample rejected by the test front")
             let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
             #expect(stored.uuids == fixture.storeUUIDs.subtracting(fixture.uuids(ofInterval: 4)))
         }
@@ -112,18 +108,16 @@ struct SyncProcessTests {
     @Test("a sink answering 503 to everything for a while is ridden out: exit 0, no interval failed, exactly the store")
     func unavailableForAWhile() async throws {
         let fixture = try SyncFixture(intervals: 10, samplesPerInterval: 5)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(unavailableFirst: 12)) { port, counters in
-                // One attempt per interval: a 503 is the sink's state, not the interval's fault, and uses none.
-                let (status, process) = try await StepSyncProcess.run(
-                    syncArguments(fixture, port: port, ["--backoff-base", "0.05", "--max-attempts", "1"]))
-                #expect(status == 0, "\(process.stderr)")
-                let json = try process.json()
-                #expect(json["failed"] as? Int == 0 && json["synced"] as? Int == 10 && json["pending"] as? Int == 0)
-                #expect((json["serverWaits"] as? Int ?? 0) >= 1)
-                #expect(await counters.unavailableAnswers == 12)
-                #expect(process.stderr.contains("the sink at http://127.0.0.1:\(port) is unavailable (HTTP 503: down for maintenance) retrying in"))
-            }
+        try await FaultFront.withSink(plan: FaultPlan(unavailableFirst: 12)) { port, counters, sinkPort in
+            // One attempt per interval: a 503 is the sink's state, not the interval's fault, and uses none.
+            let (status, process) = try await StepSyncProcess.run(
+                syncArguments(fixture, port: port, ["--backoff-base", "0.05", "--max-attempts", "1"]))
+            #expect(status == 0, "\(process.stderr)")
+            let json = try process.json()
+            #expect(json["failed"] as? Int == 0 && json["synced"] as? Int == 10 && json["pending"] as? Int == 0)
+            #expect((json["serverWaits"] as? Int ?? 0) >= 1)
+            #expect(await counters.unavailableAnswers == 12)
+            #expect(process.stderr.contains("the sink at http://127.0.0.1:\(port) is unavailable (HTTP 503: down for maintenance) retrying in"))
             #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids == fixture.storeUUIDs)
             #expect(try fixture.store.intervalSummary().synced == 10)
         }
@@ -180,18 +174,16 @@ struct SyncProcessTests {
     @Test("Ctrl-C during a 30 s backoff exits within seconds; nothing is left in flight or failed")
     func sigintDuringALongBackoff() async throws {
         let fixture = try SyncFixture(intervals: 9, samplesPerInterval: 2)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(unavailableFirst: 1_000)) { port, _ in
-                let process = try StepSyncProcess(syncArguments(fixture, port: port, ["--backoff-base", "30"]))
-                // The first wait: 30 s ± 10 % of jitter.
-                try await process.waitForStderr(containing: "is unavailable (HTTP 503: down for maintenance) retrying in ")
-                kill(process.pid, SIGINT)
-                // Before the fix the process waited the 30 s out (60 s with the retry after it).
-                let status = try await process.wait(timeout: .seconds(10))
-                #expect(status == 130, "a pause exits 130, as shells report an interrupted command")
-                let json = try process.json()
-                #expect(json["stopped"] as? Bool == true && json["pending"] as? Int == 9 && json["failed"] as? Int == 0)
-            }
+        try await FaultFront.withSink(plan: FaultPlan(unavailableFirst: 1_000)) { port, _, _ in
+            let process = try StepSyncProcess(syncArguments(fixture, port: port, ["--backoff-base", "30"]))
+            // The first wait: 30 s ± 10 % of jitter.
+            try await process.waitForStderr(containing: "is unavailable (HTTP 503: down for maintenance) retrying in ")
+            kill(process.pid, SIGINT)
+            // Before the fix the process waited the 30 s out (60 s with the retry after it).
+            let status = try await process.wait(timeout: .seconds(10))
+            #expect(status == 130, "a pause exits 130, as shells report an interrupted command")
+            let json = try process.json()
+            #expect(json["stopped"] as? Bool == true && json["pending"] as? Int == 9 && json["failed"] as? Int == 0)
             let summary = try fixture.store.intervalSummary()
             #expect(summary.inFlight == 0 && summary.failed == 0 && summary.pending == 9)
         }
@@ -305,16 +297,14 @@ struct SyncProcessTests {
     @Test("without --json a paused sync prints what is left and exits non-zero")
     func plainSummaryWhenPaused() async throws {
         let fixture = try SyncFixture(intervals: 20, samplesPerInterval: 2)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(80))) { port, counters in
-                let process = try StepSyncProcess(["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--request-samples", "0"])
-                try await counters.waitForPosts(2)
-                kill(process.pid, SIGTERM)
-                #expect(try await process.wait() != 0)
-                #expect(process.stdout.contains("paused: "))
-                #expect(process.stdout.contains("intervals left; run `stepsync sync` again to carry on."))
-                #expect(process.stderr.contains("stop requested"))
-            }
+        try await FaultFront.withSink(plan: FaultPlan(delay: .milliseconds(80))) { port, counters, _ in
+            let process = try StepSyncProcess(["sync", "--data-dir", fixture.path, "--server", "http://127.0.0.1:\(port)", "--request-samples", "0"])
+            try await counters.waitForPosts(2)
+            kill(process.pid, SIGTERM)
+            #expect(try await process.wait() != 0)
+            #expect(process.stdout.contains("paused: "))
+            #expect(process.stdout.contains("intervals left; run `stepsync sync` again to carry on."))
+            #expect(process.stderr.contains("stop requested"))
         }
     }
 

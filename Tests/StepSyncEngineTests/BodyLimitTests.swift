@@ -35,27 +35,25 @@ struct BodyLimitTests {
     func learnsTheLimit() async throws {
         // Step intervals ≈ 2.5 KB, heart-rate ones ≈ 4 KB: each type's six fit one packed request of 15–24 KB.
         let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 10, types: [.stepCount, .heartRate])
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(maxBodyBytes: 8_000)) { port, counters in
-                let report = try await sync(fixture, port: port)
-                #expect(report.isComplete && report.synced == 12 && report.failed == 0 && report.pending == 0)
-                #expect(report.samples == 120 && report.inserted == 120 && report.duplicates == 0)
-                let refused = await counters.tooLargeAnswers
-                #expect(refused >= 1 && report.tooLarge == refused)
-                let limit = try #require(report.requestLimitBytes)
-                #expect(limit < 8_000)
-                #expect(await counters.forwardedSizes.allSatisfy { $0 <= 8_000 })
-                // Each type's packed request went in several parts, each of whole intervals: an interval that fits
-                // alone is never cut.
-                for (path, type) in [("/steps", SampleType.stepCount), ("/samples", .heartRate)] {
-                    let parts = try await Self.bodies(counters, path: path)
-                    #expect(parts.count >= 2 && parts.count <= 6, "\(path)")
-                    #expect(parts.reduce(0) { $0 + $1.count } == 60, "\(path): every sample forwarded once")
-                    let intervals = fixture.intervals.indices.filter { fixture.intervals[$0].type == type }
-                    for index in intervals {
-                        let interval = fixture.uuids(ofInterval: index)
-                        #expect(parts.filter { !$0.isDisjoint(with: interval) }.count == 1, "\(path) interval \(index)")
-                    }
+        try await FaultFront.withSink(plan: FaultPlan(maxBodyBytes: 8_000)) { port, counters, sinkPort in
+            let report = try await sync(fixture, port: port)
+            #expect(report.isComplete && report.synced == 12 && report.failed == 0 && report.pending == 0)
+            #expect(report.samples == 120 && report.inserted == 120 && report.duplicates == 0)
+            let refused = await counters.tooLargeAnswers
+            #expect(refused >= 1 && report.tooLarge == refused)
+            let limit = try #require(report.requestLimitBytes)
+            #expect(limit < 8_000)
+            #expect(await counters.forwardedSizes.allSatisfy { $0 <= 8_000 })
+            // Each type's packed request went in several parts, each of whole intervals: an interval that fits
+            // alone is never cut.
+            for (path, type) in [("/steps", SampleType.stepCount), ("/samples", .heartRate)] {
+                let parts = try await Self.bodies(counters, path: path)
+                #expect(parts.count >= 2 && parts.count <= 6, "\(path)")
+                #expect(parts.reduce(0) { $0 + $1.count } == 60, "\(path): every sample forwarded once")
+                let intervals = fixture.intervals.indices.filter { fixture.intervals[$0].type == type }
+                for index in intervals {
+                    let interval = fixture.uuids(ofInterval: index)
+                    #expect(parts.filter { !$0.isDisjoint(with: interval) }.count == 1, "\(path) interval \(index)")
                 }
             }
             let steps = try await SinkHarness.storedUUIDs(port: sinkPort)
@@ -69,15 +67,13 @@ struct BodyLimitTests {
     @Test("--max-request-bytes up front: no 413 at all, every body within it")
     func configuredLimit() async throws {
         let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 40, types: [.heartRate])
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(maxBodyBytes: 8_000)) { port, counters in
-                let report = try await sync(fixture, port: port, maxRequestBytes: 8_000)
-                #expect(report.isComplete && report.synced == 4 && report.failed == 0)
-                #expect(report.tooLarge == 0 && report.requestLimitBytes == 8_000)
-                #expect(await counters.tooLargeAnswers == 0)
-                let forwarded = await counters.forwardedSizes
-                #expect(forwarded.count >= 4 * 2 && forwarded.allSatisfy { $0 <= 8_000 })
-            }
+        try await FaultFront.withSink(plan: FaultPlan(maxBodyBytes: 8_000)) { port, counters, sinkPort in
+            let report = try await sync(fixture, port: port, maxRequestBytes: 8_000)
+            #expect(report.isComplete && report.synced == 4 && report.failed == 0)
+            #expect(report.tooLarge == 0 && report.requestLimitBytes == 8_000)
+            #expect(await counters.tooLargeAnswers == 0)
+            let forwarded = await counters.forwardedSizes
+            #expect(forwarded.count >= 4 * 2 && forwarded.allSatisfy { $0 <= 8_000 })
             let hearts = try await SinkSamples.stored(port: sinkPort, type: .heartRate)
             #expect(try SinkSamples.uuids(hearts) == fixture.storeUUIDs(of: .heartRate) && hearts.count == 160)
         }
@@ -140,13 +136,11 @@ struct BodyLimitTests {
     @Test("a limit that fits one sample but not two: every sample alone, nothing failed")
     func oneSampleFits() async throws {
         let fixture = try SyncFixture(intervals: 2, samplesPerInterval: 3, types: [.heartRate])
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(maxBodyBytes: 600)) { port, counters in
-                let report = try await sync(fixture, port: port)
-                #expect(report.isComplete && report.synced == 2 && report.failed == 0 && report.samples == 6)
-                let bodies = try await Self.bodies(counters, path: "/samples").filter { !$0.isEmpty }
-                #expect(bodies.count == 6 && bodies.allSatisfy { $0.count == 1 })
-            }
+        try await FaultFront.withSink(plan: FaultPlan(maxBodyBytes: 600)) { port, counters, sinkPort in
+            let report = try await sync(fixture, port: port)
+            #expect(report.isComplete && report.synced == 2 && report.failed == 0 && report.samples == 6)
+            let bodies = try await Self.bodies(counters, path: "/samples").filter { !$0.isEmpty }
+            #expect(bodies.count == 6 && bodies.allSatisfy { $0.count == 1 })
             let hearts = try await SinkSamples.stored(port: sinkPort, type: .heartRate)
             #expect(try SinkSamples.uuids(hearts) == fixture.storeUUIDs(of: .heartRate))
         }
@@ -155,15 +149,13 @@ struct BodyLimitTests {
     @Test("a limit under one sample: the interval fails for size, naming it, and nothing of it is stored")
     func oneSampleTooLarge() async throws {
         let fixture = try SyncFixture(intervals: 2, samplesPerInterval: 3, types: [.heartRate])
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(maxBodyBytes: 200)) { port, _ in
-                let report = try await sync(fixture, port: port)
-                #expect(report.synced == 0 && report.failed == 2 && report.pending == 0)
-                #expect(report.failures.allSatisfy {
-                    $0.message.hasPrefix("HTTP 413: ") && $0.message.hasSuffix(
-                        "(one sample alone is over the body limit of the sink or a proxy in front of it)")
-                })
-            }
+        try await FaultFront.withSink(plan: FaultPlan(maxBodyBytes: 200)) { port, _, sinkPort in
+            let report = try await sync(fixture, port: port)
+            #expect(report.synced == 0 && report.failed == 2 && report.pending == 0)
+            #expect(report.failures.allSatisfy {
+                $0.message.hasPrefix("HTTP 413: ") && $0.message.hasSuffix(
+                    "(one sample alone is over the body limit of the sink or a proxy in front of it)")
+            })
             #expect(try await SinkSamples.stored(port: sinkPort, type: .heartRate).isEmpty)
         }
     }

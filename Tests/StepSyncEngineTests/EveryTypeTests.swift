@@ -40,33 +40,31 @@ struct EveryTypeTests {
     @Test("every type in the ledger is sent: steps to /steps, the others to /samples with every field's exact value")
     func everyType() async throws {
         let fixture = try SyncFixture(intervals: 3, samplesPerInterval: 4, types: Self.types)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: Self.plan) { port, counters in
-                let report = try await sync(fixture, port: port)
-                #expect(report.isComplete && report.synced == 9 && report.samples == 36 && report.failed == 0)
-                #expect(report.types == [.stepCount, .sleepAnalysis, .heartRate])
-                let others = try await Self.received(counters, path: "/samples")
-                #expect(others.count == 24)
-                #expect(Self.uuids(others, type: .heartRate) == fixture.storeUUIDs(of: .heartRate))
-                #expect(Self.uuids(others, type: .sleepAnalysis) == fixture.storeUUIDs(of: .sleepAnalysis))
-                #expect(Self.uuids(try await Self.received(counters, path: "/steps")) == fixture.storeUUIDs(of: .stepCount))
+        try await FaultFront.withSink(plan: Self.plan) { port, counters, sinkPort in
+            let report = try await sync(fixture, port: port)
+            #expect(report.isComplete && report.synced == 9 && report.samples == 36 && report.failed == 0)
+            #expect(report.types == [.stepCount, .sleepAnalysis, .heartRate])
+            let others = try await Self.received(counters, path: "/samples")
+            #expect(others.count == 24)
+            #expect(Self.uuids(others, type: .heartRate) == fixture.storeUUIDs(of: .heartRate))
+            #expect(Self.uuids(others, type: .sleepAnalysis) == fixture.storeUUIDs(of: .sleepAnalysis))
+            #expect(Self.uuids(try await Self.received(counters, path: "/steps")) == fixture.storeUUIDs(of: .stepCount))
 
-                // One heart-rate sample, field by field, against the store's.
-                let sample = try #require(fixture.samples.first { $0.type == .heartRate && $0.details != nil })
-                let wire = try #require(others.first { $0["uuid"] as? String == sample.uuid.uuidString })
-                #expect(wire["type"] as? String == "HKQuantityTypeIdentifierHeartRate")
-                #expect(wire["startDate"] as? String == ISO8601Millis.format(sample.startMs))
-                #expect(wire["endDate"] as? String == ISO8601Millis.format(sample.endMs))
-                #expect((wire["value"] as? NSNumber)?.doubleValue == sample.value)
-                #expect(wire["unit"] as? String == "count/min" && wire["sourceName"] as? String == "Anna's Apple Watch")
-                #expect(wire["sourceBundleId"] as? String == "com.apple.health.watch")
-                #expect(wire["sourceDeviceName"] as? String == "Apple Watch" && wire["sourceVersion"] as? String == "10.1")
-                #expect(wire["deviceModel"] as? String == "Watch6,2")
-                let details = try #require(wire["details"] as? [String: Any])
-                #expect(details["metadata"] as? [String: String] == ["HKMetadataKeyHeartRateMotionContext": "1"])
-                let sleep = try #require(others.first { $0["type"] as? String == SampleType.sleepAnalysis.rawValue })
-                #expect(sleep["unit"] as? String == "" && sleep["details"] == nil && sleep["sourceDeviceName"] == nil)
-            }
+            // One heart-rate sample, field by field, against the store's.
+            let sample = try #require(fixture.samples.first { $0.type == .heartRate && $0.details != nil })
+            let wire = try #require(others.first { $0["uuid"] as? String == sample.uuid.uuidString })
+            #expect(wire["type"] as? String == "HKQuantityTypeIdentifierHeartRate")
+            #expect(wire["startDate"] as? String == ISO8601Millis.format(sample.startMs))
+            #expect(wire["endDate"] as? String == ISO8601Millis.format(sample.endMs))
+            #expect((wire["value"] as? NSNumber)?.doubleValue == sample.value)
+            #expect(wire["unit"] as? String == "count/min" && wire["sourceName"] as? String == "Anna's Apple Watch")
+            #expect(wire["sourceBundleId"] as? String == "com.apple.health.watch")
+            #expect(wire["sourceDeviceName"] as? String == "Apple Watch" && wire["sourceVersion"] as? String == "10.1")
+            #expect(wire["deviceModel"] as? String == "Watch6,2")
+            let details = try #require(wire["details"] as? [String: Any])
+            #expect(details["metadata"] as? [String: String] == ["HKMetadataKeyHeartRateMotionContext": "1"])
+            let sleep = try #require(others.first { $0["type"] as? String == SampleType.sleepAnalysis.rawValue })
+            #expect(sleep["unit"] as? String == "" && sleep["details"] == nil && sleep["sourceDeviceName"] == nil)
             // The sink holds exactly the store's samples of each type, step counts through /steps, unchanged.
             let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
             #expect(stored.uuids == fixture.storeUUIDs(of: .stepCount) && stored.count == 12)
@@ -74,8 +72,7 @@ struct EveryTypeTests {
                 let served = try await SinkSamples.stored(port: sinkPort, type: type)
                 #expect(try SinkSamples.uuids(served) == fixture.storeUUIDs(of: type) && served.count == 12)
             }
-            // …and serves a heart rate back as the store holds it.
-            let sample = try #require(fixture.samples.first { $0.type == .heartRate && $0.details != nil })
+            // …and serves that heart rate back as the store holds it.
             let served = try await SinkSamples.stored(port: sinkPort, type: .heartRate)
             let back = try #require(served.first { ($0["uuid"] as? String)?.uppercased() == sample.uuid.uuidString })
             #expect((back["value"] as? NSNumber)?.doubleValue == sample.value && back["unit"] as? String == "count/min")
@@ -88,13 +85,11 @@ struct EveryTypeTests {
     @Test("--type restricts the sync to the types named; the others stay pending")
     func onlyTheTypesNamed() async throws {
         let fixture = try SyncFixture(intervals: 3, samplesPerInterval: 2, types: Self.types)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: Self.plan) { port, counters in
-                let report = try await sync(fixture, port: port, types: [.heartRate])
-                #expect(report.synced == 3 && report.totalIntervals == 3 && report.isComplete)
-                #expect(await counters.bodies["/steps"] == nil)
-                #expect(Self.uuids(try await Self.received(counters, path: "/samples")) == fixture.storeUUIDs(of: .heartRate))
-            }
+        try await FaultFront.withSink(plan: Self.plan) { port, counters, _ in
+            let report = try await sync(fixture, port: port, types: [.heartRate])
+            #expect(report.synced == 3 && report.totalIntervals == 3 && report.isComplete)
+            #expect(await counters.bodies["/steps"] == nil)
+            #expect(Self.uuids(try await Self.received(counters, path: "/samples")) == fixture.storeUUIDs(of: .heartRate))
             #expect(try fixture.store.intervalSummary(of: .stepCount).pending == 3)
             #expect(try fixture.store.intervalSummary(of: .sleepAnalysis).pending == 3)
             #expect(try fixture.store.intervalSummary(of: .heartRate).synced == 3)
@@ -105,24 +100,22 @@ struct EveryTypeTests {
     func nonStepDeletions() async throws {
         let fixture = try SyncFixture(intervals: 2, samplesPerInterval: 3, types: [.heartRate])
         let doomed = Array(fixture.uuids(ofInterval: 1).prefix(2))
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: Self.plan) { port, counters in
-                #expect(try await sync(fixture, port: port).isComplete)
-                let before = try fixture.store.changeSequence()
-                _ = try fixture.store.deleteSamples(uuids: doomed)
-                let after = try fixture.store.changeSequence()
-                try fixture.store.appendIntervals([SyncInterval(
-                    type: .heartRate, range: fixture.intervals[1].range, kind: .deletions, seqAfter: before,
-                    seqThrough: after, steps: 0, samples: 2)])
-                let report = try await sync(fixture, port: port)
-                #expect(report.synced == 1 && report.deletionsSent == 2 && report.deleted == 2 && report.isComplete)
-                let bodies = await counters.bodies["/samples/delete"] ?? []
-                #expect(bodies.count == 1)
-                let body = try #require(bodies.first)
-                let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
-                #expect(object["type"] as? String == SampleType.heartRate.rawValue)
-                #expect(Set((object["uuids"] as? [String] ?? []).compactMap(UUID.init(uuidString:))) == Set(doomed))
-            }
+        try await FaultFront.withSink(plan: Self.plan) { port, counters, sinkPort in
+            #expect(try await sync(fixture, port: port).isComplete)
+            let before = try fixture.store.changeSequence()
+            _ = try fixture.store.deleteSamples(uuids: doomed)
+            let after = try fixture.store.changeSequence()
+            try fixture.store.appendIntervals([SyncInterval(
+                type: .heartRate, range: fixture.intervals[1].range, kind: .deletions, seqAfter: before,
+                seqThrough: after, steps: 0, samples: 2)])
+            let report = try await sync(fixture, port: port)
+            #expect(report.synced == 1 && report.deletionsSent == 2 && report.deleted == 2 && report.isComplete)
+            let bodies = await counters.bodies["/samples/delete"] ?? []
+            #expect(bodies.count == 1)
+            let body = try #require(bodies.first)
+            let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+            #expect(object["type"] as? String == SampleType.heartRate.rawValue)
+            #expect(Set((object["uuids"] as? [String] ?? []).compactMap(UUID.init(uuidString:))) == Set(doomed))
             let served = try await SinkSamples.stored(port: sinkPort, type: .heartRate)
             #expect(try SinkSamples.uuids(served) == fixture.storeUUIDs(of: .heartRate).subtracting(doomed))
         }

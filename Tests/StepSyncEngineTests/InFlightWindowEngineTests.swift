@@ -62,17 +62,15 @@ struct InFlightWindowEngineTests {
         // Heart-rate intervals of 20 samples (≈ 8 KB), packed five to a request (≈ 40 KB): an 8,000-byte limit cuts
         // each request into parts, and the window still opens.
         let fixture = try SyncFixture(intervals: 60, samplesPerInterval: 20, types: [.heartRate])
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(maxBodyBytes: 8_000)) { port, counters in
-                let (report, _) = try await sync(fixture, port: port, maxSamplesPerRequest: 100)
-                #expect(report.isComplete && report.synced == 60 && report.failed == 0 && report.pending == 0)
-                #expect(report.samples == 1_200 && report.inserted == 1_200 && report.duplicates == 0)
-                let refused = await counters.tooLargeAnswers
-                #expect(refused >= 1 && report.tooLarge == refused)
-                #expect(try #require(report.requestLimitBytes) < 8_000)
-                #expect(await counters.forwardedSizes.allSatisfy { $0 <= 8_000 })
-                #expect(report.peakInFlight > 3, "peak \(report.peakInFlight)")
-            }
+        try await FaultFront.withSink(plan: FaultPlan(maxBodyBytes: 8_000)) { port, counters, sinkPort in
+            let (report, _) = try await sync(fixture, port: port, maxSamplesPerRequest: 100)
+            #expect(report.isComplete && report.synced == 60 && report.failed == 0 && report.pending == 0)
+            #expect(report.samples == 1_200 && report.inserted == 1_200 && report.duplicates == 0)
+            let refused = await counters.tooLargeAnswers
+            #expect(refused >= 1 && report.tooLarge == refused)
+            #expect(try #require(report.requestLimitBytes) < 8_000)
+            #expect(await counters.forwardedSizes.allSatisfy { $0 <= 8_000 })
+            #expect(report.peakInFlight > 3, "peak \(report.peakInFlight)")
             let hearts = try await SinkSamples.stored(port: sinkPort, type: .heartRate)
             #expect(try SinkSamples.uuids(hearts) == fixture.storeUUIDs(of: .heartRate) && hearts.count == 1_200)
         }

@@ -35,17 +35,15 @@ struct PackedRequestTests {
                       (0, Array(repeating: 10, count: 30))])
     func boundDecidesRequests(maxSamples: Int, expected: [Int]) async throws {
         let fixture = try SyncFixture(intervals: 30, samplesPerInterval: 10)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan()) { port, counters in
-                let report = try await sync(fixture, port: port, maxSamplesPerRequest: maxSamples, concurrency: 1)
-                #expect(report.isComplete && report.synced == 30 && report.samples == 300 && report.inserted == 300)
-                let bodies = try await Self.bodies(counters, path: "/steps")
-                #expect(bodies.map(\.count) == expected)
-                // In order, interval after interval: the store's (start, uuid) order, each uuid once.
-                let sent = bodies.flatMap { $0 }
-                #expect(sent == fixture.samples.sorted { ($0.startMs, $0.uuid.uuidString) < ($1.startMs, $1.uuid.uuidString) }
-                    .map(\.uuid.uuidString))
-            }
+        try await FaultFront.withSink(plan: FaultPlan()) { port, counters, sinkPort in
+            let report = try await sync(fixture, port: port, maxSamplesPerRequest: maxSamples, concurrency: 1)
+            #expect(report.isComplete && report.synced == 30 && report.samples == 300 && report.inserted == 300)
+            let bodies = try await Self.bodies(counters, path: "/steps")
+            #expect(bodies.map(\.count) == expected)
+            // In order, interval after interval: the store's (start, uuid) order, each uuid once.
+            let sent = bodies.flatMap { $0 }
+            #expect(sent == fixture.samples.sorted { ($0.startMs, $0.uuid.uuidString) < ($1.startMs, $1.uuid.uuidString) }
+                .map(\.uuid.uuidString))
             #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids == fixture.storeUUIDs)
             let ledger = try fixture.store.intervals()
             #expect(ledger.allSatisfy { $0.status == .synced && $0.attempts == 1 && $0.syncedAtMs != nil })
@@ -55,17 +53,15 @@ struct PackedRequestTests {
     @Test("types never share a request: step counts go to /steps, heart rates to /samples")
     func typesApart() async throws {
         let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 4, types: [.stepCount, .heartRate])
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan()) { port, counters in
-                let report = try await sync(fixture, port: port)
-                #expect(report.isComplete && report.synced == 12 && report.inserted == 48)
-                #expect(await counters.posts == 2)
-                let steps = try await Self.bodies(counters, path: "/steps")
-                let others = try await Self.bodies(counters, path: "/samples")
-                #expect(steps.map(\.count) == [24] && others.map(\.count) == [24])
-                #expect(Set(steps.flatMap { $0 }) == Set(fixture.storeUUIDs(of: .stepCount).map(\.uuidString)))
-                #expect(Set(others.flatMap { $0 }) == Set(fixture.storeUUIDs(of: .heartRate).map(\.uuidString)))
-            }
+        try await FaultFront.withSink(plan: FaultPlan()) { port, counters, sinkPort in
+            let report = try await sync(fixture, port: port)
+            #expect(report.isComplete && report.synced == 12 && report.inserted == 48)
+            #expect(await counters.posts == 2)
+            let steps = try await Self.bodies(counters, path: "/steps")
+            let others = try await Self.bodies(counters, path: "/samples")
+            #expect(steps.map(\.count) == [24] && others.map(\.count) == [24])
+            #expect(Set(steps.flatMap { $0 }) == Set(fixture.storeUUIDs(of: .stepCount).map(\.uuidString)))
+            #expect(Set(others.flatMap { $0 }) == Set(fixture.storeUUIDs(of: .heartRate).map(\.uuidString)))
             #expect(try await SinkHarness.storedUUIDs(port: sinkPort, type: SampleType.heartRate.rawValue).uuids
                     == fixture.storeUUIDs(of: .heartRate))
         }
@@ -75,15 +71,13 @@ struct PackedRequestTests {
     func permanentFailureIsSplit() async throws {
         let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 5)
         let bad = try #require(fixture.uuids(ofInterval: 4).first)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(rejectUUID: bad)) { port, counters in
-                let report = try await sync(fixture, port: port, concurrency: 1)
-                #expect(report.synced == 5 && report.failed == 1 && report.samples == 25)
-                #expect(report.failures.map(\.intervalId) == [fixture.intervals[4].id])
-                // 1 packed request (400), then each of the six alone: five accepted, the bad one refused once more.
-                let (posts, rejections) = (await counters.posts, await counters.rejections)
-                #expect(posts == 7 && rejections == 2)
-            }
+        try await FaultFront.withSink(plan: FaultPlan(rejectUUID: bad)) { port, counters, sinkPort in
+            let report = try await sync(fixture, port: port, concurrency: 1)
+            #expect(report.synced == 5 && report.failed == 1 && report.samples == 25)
+            #expect(report.failures.map(\.intervalId) == [fixture.intervals[4].id])
+            // 1 packed request (400), then each of the six alone: five accepted, the bad one refused once more.
+            let (posts, rejections) = (await counters.posts, await counters.rejections)
+            #expect(posts == 7 && rejections == 2)
             #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids
                     == fixture.storeUUIDs.subtracting(fixture.uuids(ofInterval: 4)))
             let ledger = try fixture.store.intervals()

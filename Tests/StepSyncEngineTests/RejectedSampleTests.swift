@@ -61,15 +61,13 @@ struct RejectedSampleTests {
     func sinkRefusesOneSample(maxSamplesPerRequest: Int, expectedPosts: Int) async throws {
         let fixture = try SyncFixture(intervals: 6, samplesPerInterval: 5)
         let refused = try #require(fixture.uuids(ofInterval: 3).first)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(refuseUUIDByIndex: refused)) { port, counters in
-                // One interval a request: 6 posts and the refused one again; all six packed: 1 post and its resend.
-                let report = try await sync(fixture, port: port, maxSamplesPerRequest: maxSamplesPerRequest)
-                #expect(report.isComplete && report.synced == 6 && report.failed == 0 && report.samples == 29)
-                #expect(report.rejectedThisRun == 1 && report.rejected.first?.uuid == refused)
-                let (rejections, posts) = (await counters.rejections, await counters.posts)
-                #expect(rejections == 1 && posts == expectedPosts)
-            }
+        try await FaultFront.withSink(plan: FaultPlan(refuseUUIDByIndex: refused)) { port, counters, sinkPort in
+            // One interval a request: 6 posts and the refused one again; all six packed: 1 post and its resend.
+            let report = try await sync(fixture, port: port, maxSamplesPerRequest: maxSamplesPerRequest)
+            #expect(report.isComplete && report.synced == 6 && report.failed == 0 && report.samples == 29)
+            #expect(report.rejectedThisRun == 1 && report.rejected.first?.uuid == refused)
+            let (rejections, posts) = (await counters.rejections, await counters.posts)
+            #expect(rejections == 1 && posts == expectedPosts)
             let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
             #expect(stored.uuids == fixture.storeUUIDs.subtracting([refused]) && stored.count == 29)
             let record = try #require(try fixture.store.rejectedSamples().first)

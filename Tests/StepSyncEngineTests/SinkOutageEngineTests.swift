@@ -121,14 +121,12 @@ struct SinkOutageEngineTests {
     @Test("503s to every request in flight: no interval failed, however few attempts are allowed")
     func unavailableNeverFails() async throws {
         let fixture = try SyncFixture(intervals: 12, samplesPerInterval: 2)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(unavailableFirst: 20)) { port, counters in
-                let report = try await engine(fixture, port: port, concurrency: 3, policy: RetryPolicy(maxAttempts: 1),
-                                              outage: .init(baseSeconds: 2, jitter: 0.1, giveUpAfterSeconds: 0),
-                                              clock: TestClock(.instant)) { try await $0.run() }
-                #expect(report.isComplete && report.synced == 12 && report.failed == 0)
-                #expect(await counters.unavailableAnswers == 20)
-            }
+        try await FaultFront.withSink(plan: FaultPlan(unavailableFirst: 20)) { port, counters, sinkPort in
+            let report = try await engine(fixture, port: port, concurrency: 3, policy: RetryPolicy(maxAttempts: 1),
+                                          outage: .init(baseSeconds: 2, jitter: 0.1, giveUpAfterSeconds: 0),
+                                          clock: TestClock(.instant)) { try await $0.run() }
+            #expect(report.isComplete && report.synced == 12 && report.failed == 0)
+            #expect(await counters.unavailableAnswers == 20)
             #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids == fixture.storeUUIDs)
         }
     }
@@ -136,22 +134,20 @@ struct SinkOutageEngineTests {
     @Test("a stop during the wait for the sink ends it at once: nothing in flight or failed, the clock never moved")
     func stopDuringTheSharedWait() async throws {
         let fixture = try SyncFixture(intervals: 8, samplesPerInterval: 2)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(unavailableFirst: 1_000)) { port, counters in
-                let clock = TestClock(.manual)
-                let stop = SyncStop()
-                let run = Task {
-                    try await engine(fixture, port: port, outage: .init(baseSeconds: 30, jitter: 0), clock: clock) {
-                        try await $0.run(stop: stop)
-                    }
+        try await FaultFront.withSink(plan: FaultPlan(unavailableFirst: 1_000)) { port, counters, _ in
+            let clock = TestClock(.manual)
+            let stop = SyncStop()
+            let run = Task {
+                try await engine(fixture, port: port, outage: .init(baseSeconds: 30, jitter: 0), clock: clock) {
+                    try await $0.run(stop: stop)
                 }
-                await clock.waitForSleepers(1)
-                stop.request()
-                let report = try await run.value
-                #expect(report.stopped && report.synced == 0 && report.failed == 0 && report.pending == 8)
-                #expect(clock.sleeps == [.seconds(30)] && clock.now == TestClock.Instant(offset: .zero))
-                #expect(await counters.posts == 3)
             }
+            await clock.waitForSleepers(1)
+            stop.request()
+            let report = try await run.value
+            #expect(report.stopped && report.synced == 0 && report.failed == 0 && report.pending == 8)
+            #expect(clock.sleeps == [.seconds(30)] && clock.now == TestClock.Instant(offset: .zero))
+            #expect(await counters.posts == 3)
             let summary = try fixture.store.intervalSummary()
             #expect(summary.inFlight == 0 && summary.failed == 0 && summary.pending == 8)
         }

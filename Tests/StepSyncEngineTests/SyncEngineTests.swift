@@ -102,14 +102,12 @@ struct SyncEngineTests {
     func rejectedInterval() async throws {
         let fixture = try SyncFixture(intervals: 20, samplesPerInterval: 5)
         let rejected = try #require(fixture.uuids(ofInterval: 7).first)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(rejectUUID: rejected)) { port, counters in
-                let report = try await sync(fixture, port: port)
-                #expect(report.synced == 19 && report.failedThisRun == 1 && report.failed == 1 && !report.isComplete)
-                #expect(report.failures.map(\.intervalId) == [fixture.intervals[7].id])
-                #expect(report.failures.first?.message == "HTTP 400: sample rejected by the test front")
-                #expect(await counters.rejections == 1)
-            }
+        try await FaultFront.withSink(plan: FaultPlan(rejectUUID: rejected)) { port, counters, sinkPort in
+            let report = try await sync(fixture, port: port)
+            #expect(report.synced == 19 && report.failedThisRun == 1 && report.failed == 1 && !report.isComplete)
+            #expect(report.failures.map(\.intervalId) == [fixture.intervals[7].id])
+            #expect(report.failures.first?.message == "HTTP 400: sample rejected by the test front")
+            #expect(await counters.rejections == 1)
             let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
             #expect(stored.uuids == fixture.storeUUIDs.subtracting(fixture.uuids(ofInterval: 7)))
             #expect(try fixture.store.interval(id: fixture.intervals[7].id).status == .failed)
@@ -126,21 +124,19 @@ struct SyncEngineTests {
     @Test("a graceful stop lets the intervals in flight finish, leaves the rest pending, and a resume completes")
     func gracefulStopAndResume() async throws {
         let fixture = try SyncFixture(intervals: 20, samplesPerInterval: 5)
-        try await SinkHarness.withSink { sinkPort in
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(delay: .milliseconds(30))) { port, _ in
-                let stop = SyncStop()
-                let report = try await sync(fixture, port: port, concurrency: 2, stop: stop) { progress in
-                    if progress.done == 3 { stop.request() }
-                }
-                #expect(report.stopped && !report.isComplete)
-                #expect(report.synced >= 3 && report.synced <= 5)  // the 3 done plus at most the 2 in flight
-                #expect(report.requeued == 0)
-                let summary = try fixture.store.intervalSummary()
-                #expect(summary.inFlight == 0 && summary.pending == 20 - report.synced && summary.synced == report.synced)
-
-                let resumed = try await sync(fixture, port: port, concurrency: 2)
-                #expect(resumed.isComplete && resumed.synced == 20 - report.synced && resumed.duplicates == 0)
+        try await FaultFront.withSink(plan: FaultPlan(delay: .milliseconds(30))) { port, _, sinkPort in
+            let stop = SyncStop()
+            let report = try await sync(fixture, port: port, concurrency: 2, stop: stop) { progress in
+                if progress.done == 3 { stop.request() }
             }
+            #expect(report.stopped && !report.isComplete)
+            #expect(report.synced >= 3 && report.synced <= 5)  // the 3 done plus at most the 2 in flight
+            #expect(report.requeued == 0)
+            let summary = try fixture.store.intervalSummary()
+            #expect(summary.inFlight == 0 && summary.pending == 20 - report.synced && summary.synced == report.synced)
+
+            let resumed = try await sync(fixture, port: port, concurrency: 2)
+            #expect(resumed.isComplete && resumed.synced == 20 - report.synced && resumed.duplicates == 0)
             let stored = try await SinkHarness.storedUUIDs(port: sinkPort)
             #expect(stored.uuids == fixture.storeUUIDs && stored.count == 100)
         }

@@ -151,6 +151,18 @@ public enum FaultFront {
     /// The POST paths the front takes.
     public static let paths = ["/steps", "/steps/delete", "/samples", "/samples/delete"]
 
+    /// A real sink (``SinkHarness/withSink(_:)``) with a front before it: `body` gets the front's port and counters, and
+    /// the sink's own port, to read back past the front what was stored.
+    public static func withSink<R: Sendable>(
+        plan: FaultPlan,
+        _ body: @Sendable (_ port: Int, _ counters: FrontCounters, _ sinkPort: Int) async throws -> R
+    ) async throws -> R {
+        try await SinkHarness.withSink { sinkPort in
+            try await withFront(sinkPort: sinkPort, plan: plan) { port, counters in try await body(port, counters, sinkPort) }
+        }
+    }
+
+    /// A front on `port` (0 for any) before the sink on `sinkPort`: `body` gets the front's port and counters.
     public static func withFront<R>(
         sinkPort: Int,
         plan: FaultPlan,
