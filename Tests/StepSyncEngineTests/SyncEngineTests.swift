@@ -54,14 +54,12 @@ struct SyncEngineTests {
     @Test("no more than --max-in-flight N requests are ever in flight", arguments: [1, 3])
     func boundedConcurrency(limit: Int) async throws {
         let fixture = try SyncFixture(intervals: 12, samplesPerInterval: 5)
-        try await SinkHarness.withSink { sinkPort in
-            // The front holds each POST until its whole batch of `limit` has arrived: N in flight, every time.
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: FaultPlan(batch: limit)) { port, counters in
-                let report = try await sync(fixture, port: port, concurrency: limit, maxInFlight: limit)
-                #expect(report.isComplete)
-                #expect(await counters.maxInFlight == limit)
-                #expect(await counters.posts == 12)
-            }
+        // The front holds each POST until its whole batch of `limit` has arrived: N in flight, every time.
+        try await FaultFront.withSink(plan: FaultPlan(batch: limit)) { port, counters, sinkPort in
+            let report = try await sync(fixture, port: port, concurrency: limit, maxInFlight: limit)
+            #expect(report.isComplete)
+            #expect(await counters.maxInFlight == limit)
+            #expect(await counters.posts == 12)
             #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids == fixture.storeUUIDs)
         }
     }
@@ -69,16 +67,13 @@ struct SyncEngineTests {
     @Test("a 500 hits one interval: it is retried after 2, 4, 8 s on the clock and synced")
     func oneIntervalRetried() async throws {
         let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 5)
-        try await SinkHarness.withSink { sinkPort in
-            let plan = FaultPlan(unavailableFirst: 3, failureStatus: 500)
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: plan) { port, counters in
-                let clock = TestClock(.instant)
-                let report = try await sync(fixture, port: port, concurrency: 1, clock: clock)
-                #expect(report.isComplete && report.synced == 4 && report.serverWaits == 0)
-                #expect(clock.sleeps == [.seconds(2), .seconds(4), .seconds(8)])
-                let (unavailableAnswers, posts) = (await counters.unavailableAnswers, await counters.posts)
-                #expect(unavailableAnswers == 3 && posts == 7)
-            }
+        try await FaultFront.withSink(plan: FaultPlan(unavailableFirst: 3, failureStatus: 500)) { port, counters, sinkPort in
+            let clock = TestClock(.instant)
+            let report = try await sync(fixture, port: port, concurrency: 1, clock: clock)
+            #expect(report.isComplete && report.synced == 4 && report.serverWaits == 0)
+            #expect(clock.sleeps == [.seconds(2), .seconds(4), .seconds(8)])
+            let (unavailableAnswers, posts) = (await counters.unavailableAnswers, await counters.posts)
+            #expect(unavailableAnswers == 3 && posts == 7)
             #expect(try await SinkHarness.storedUUIDs(port: sinkPort).uuids == fixture.storeUUIDs)
         }
     }
@@ -86,15 +81,12 @@ struct SyncEngineTests {
     @Test("out of attempts on 500s marks the interval failed and the sync goes on")
     func outOfAttempts() async throws {
         let fixture = try SyncFixture(intervals: 4, samplesPerInterval: 5)
-        try await SinkHarness.withSink { sinkPort in
-            let plan = FaultPlan(unavailableFirst: 3, failureStatus: 500)
-            try await FaultFront.withFront(sinkPort: sinkPort, plan: plan) { port, _ in
-                let report = try await sync(fixture, port: port, concurrency: 1,
-                                            policy: RetryPolicy(maxAttempts: 3, baseSeconds: 2, jitter: 0))
-                #expect(report.synced == 3 && report.failed == 1)
-                #expect(report.failures.first?.message == "gave up after 3 attempts: HTTP 500: down for maintenance")
-                #expect(report.failures.first?.intervalId == fixture.intervals[0].id)
-            }
+        try await FaultFront.withSink(plan: FaultPlan(unavailableFirst: 3, failureStatus: 500)) { port, _, _ in
+            let report = try await sync(fixture, port: port, concurrency: 1,
+                                        policy: RetryPolicy(maxAttempts: 3, baseSeconds: 2, jitter: 0))
+            #expect(report.synced == 3 && report.failed == 1)
+            #expect(report.failures.first?.message == "gave up after 3 attempts: HTTP 500: down for maintenance")
+            #expect(report.failures.first?.intervalId == fixture.intervals[0].id)
         }
     }
 
