@@ -86,11 +86,8 @@ public struct ElectrocardiogramPart: Hashable, Sendable {
 
     /// The part's `details` JSON object.
     public var detailsJSON: String {
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        out.reserveCapacity(microvolts.count * 9 + 512)
-        SeriesDetails.uuid("recording", recording, to: &out)
-        SeriesDetails.integer("part", Int64(index), to: &out)
-        SeriesDetails.integer("parts", Int64(count), to: &out)
+        var out = SeriesDetails.head("recording", recording, index: index, count: count,
+                                     capacity: microvolts.count * 9 + 512)
         SeriesDetails.integer("first", Int64(first), to: &out)
         JSONBytes.member("recorded", string: ISO8601Millis.format(header.recordedMs), to: &out)
         SeriesDetails.integer("utcOffsetSeconds", Int64(header.utcOffsetSeconds), to: &out)

@@ -114,11 +114,7 @@ public struct RoutePart: Hashable, Sendable {
 
     /// The part's `details` JSON object.
     public var detailsJSON: String {
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        out.reserveCapacity(points.count * 80 + 256)
-        SeriesDetails.uuid("workout", workout, to: &out)
-        SeriesDetails.integer("part", Int64(index), to: &out)
-        SeriesDetails.integer("parts", Int64(count), to: &out)
+        var out = SeriesDetails.head("workout", workout, index: index, count: count, capacity: points.count * 80 + 256)
         if let file { JSONBytes.member("file", string: file, to: &out) }
         JSONBytes.separator(&out)
         JSONBytes.key("time", to: &out)

@@ -25,6 +25,17 @@ enum SeriesDetails {
         return scratch.count
     }
 
+    /// A part's `details` object up to its own fields: `{"<owner>":"uuid","part":i,"parts":n`, with room for
+    /// `capacity` bytes.
+    static func head(_ owner: StaticString, _ uuid: UUID, index: Int, count: Int, capacity: Int) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(capacity)
+        Self.uuid(owner, uuid, to: &out)
+        integer("part", Int64(index), to: &out)
+        integer("parts", Int64(count), to: &out)
+        return out
+    }
+
     /// Appends `"key":"uuid"` after a separator.
     static func uuid(_ name: StaticString, _ uuid: UUID, to out: inout [UInt8]) {
         JSONBytes.member(name, string: uuid.uuidString, to: &out)

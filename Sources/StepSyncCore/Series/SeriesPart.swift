@@ -15,6 +15,10 @@ public protocol SeriesPart: Sendable {
     var elements: [Element] { get }
     /// The uuid of part `index` of `owner`'s series.
     static func uuid(owner: UUID, index: Int) -> UUID
+    /// The sample type the parts are stored as.
+    static var sampleType: SampleType { get }
+    /// The part a stored sample's `details` hold, checked as a sink checks it on the way in.
+    init(details: String) throws(SeriesDetailsError)
 }
 
 extension SeriesPart {
@@ -47,6 +51,8 @@ extension RoutePart: SeriesPart {
     public var elements: [RoutePoint] { points }
     /// ``uuid(workout:index:)``.
     public static func uuid(owner: UUID, index: Int) -> UUID { uuid(workout: owner, index: index) }
+    /// ``SampleType/workoutRoute``.
+    public static var sampleType: SampleType { .workoutRoute }
 }
 
 extension ElectrocardiogramPart: SeriesPart {
@@ -56,4 +62,6 @@ extension ElectrocardiogramPart: SeriesPart {
     public var elements: [Double] { microvolts }
     /// ``uuid(recording:index:)``.
     public static func uuid(owner: UUID, index: Int) -> UUID { uuid(recording: owner, index: index) }
+    /// ``SampleType/electrocardiogram``.
+    public static var sampleType: SampleType { .electrocardiogram }
 }

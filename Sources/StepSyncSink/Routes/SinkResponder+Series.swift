@@ -66,9 +66,7 @@ extension SinkResponder {
                 try await writer.write(ByteBuffer(bytes: out))
                 out.removeAll(keepingCapacity: true)
             }
-            let missing = try await Self.forEachPart(first, storage: storage, type: .workoutRoute, client: client,
-                                                uuid: { RoutePart.uuid(workout: workout, index: $0) },
-                                                read: { try? RoutePart(details: $0) }) { part in
+            let missing = try await Self.forEachPart(first, storage: storage, client: client) { part in
                 guard sent < SeriesLimits.maxAnswerPoints else { truncated = true; return false }
                 let take = min(part.points.count, SeriesLimits.maxAnswerPoints - sent)
                 truncated = take < part.points.count
@@ -100,21 +98,21 @@ extension SinkResponder {
     }
 
     /// Visits the parts of `first`'s series in order — `first`, then parts `1..<first.count` looked up
-    /// ``seriesBatchParts`` at a time by `uuid(index)` — while `visit` returns true; returns the indices (among those
-    /// looked at) of the parts absent, unreadable by `read`, or of another owner or index: the `missingParts`.
+    /// ``seriesBatchParts`` at a time by their uuids (``SeriesPart/uuid(owner:index:)``) — while `visit` returns true;
+    /// returns the indices (among those looked at) of the parts absent, unreadable (``SeriesPart/init(details:)``), or
+    /// of another owner or index: the `missingParts`.
     private static func forEachPart<Part: SeriesPart>(
-        _ first: Part, storage: any SampleStorage, type: SampleType, client: ClientIdentity, uuid: (Int) -> UUID,
-        read: (String) -> Part?, visit: (Part) async throws -> Bool
+        _ first: Part, storage: any SampleStorage, client: ClientIdentity, visit: (Part) async throws -> Bool
     ) async throws -> [Int] {
         var missing: [Int] = []
         guard try await visit(first) else { return missing }
         var next = 1
         while next < first.count {
             let batch = next..<min(first.count, next + Self.seriesBatchParts)
-            let uuids = batch.map(uuid)
+            let uuids = batch.map { Part.uuid(owner: first.owner, index: $0) }
             var found: [Int: Part] = [:]
-            for sample in try await storage.samples(uuids, type: type, for: client) {
-                guard let position = uuids.firstIndex(of: sample.uuid), let part = read(sample.details ?? ""),
+            for sample in try await storage.samples(uuids, type: Part.sampleType, for: client) {
+                guard let position = uuids.firstIndex(of: sample.uuid), let part = try? Part(details: sample.details ?? ""),
                       part.owner == first.owner, part.index == batch.lowerBound + position else { continue }
                 found[part.index] = part
             }
@@ -153,9 +151,7 @@ extension SinkResponder {
             var out = ElectrocardiogramAnswer.recordingHead(ElectrocardiogramAnswer.Summary(first))
             var sent = 0
             var truncated = false
-            let missing = try await Self.forEachPart(first, storage: storage, type: .electrocardiogram, client: client,
-                                                uuid: { ElectrocardiogramPart.uuid(recording: recording, index: $0) },
-                                                read: { try? ElectrocardiogramPart(details: $0) }) { part in
+            let missing = try await Self.forEachPart(first, storage: storage, client: client) { part in
                 guard sent < SeriesLimits.maxAnswerVoltages else { truncated = true; return false }
                 let take = min(part.microvolts.count, SeriesLimits.maxAnswerVoltages - sent)
                 truncated = take < part.microvolts.count
