@@ -7,7 +7,8 @@ import Foundation
 /// and leaves a gap, so ``complete`` is false while a sync is still bringing it. Parts of another owner, indices
 /// outside `0..<count` and repeats are ignored (the first of a repeated index is kept).
 public struct AssembledSeries<Part: SeriesPart & Hashable>: Hashable, Sendable where Part.Element: Hashable {
-    /// Part 0: whose series it is and what only it carries (a route's file, a recording's header).
+    /// Part 0: whose series it is and what only it carries (a route's file, a recording's header); its own elements
+    /// are also the first of ``elements``.
     public var head: Part
     /// How many parts the series has (part 0's count).
     public var partCount: Int
