@@ -110,23 +110,42 @@ public final class PostgresSampleStorage: Sendable {
         return applied
     }
 
+    /// How long ``withStorage(configuration:logger:migrate:_:)`` waits for the pool to close once `body` is done.
+    static let poolShutdownGrace: Duration = .seconds(10)
+
     /// Runs `body` with a storage whose pool runs for the duration (the `clients` commands, tests, benchmarks):
     /// migrates first, and stops the pool on every path.
+    ///
+    /// The pool gets ``poolShutdownGrace`` to close; past it, it is left cancelled and this returns: PostgresNIO
+    /// 1.33.2's pool can keep waiting on a connection it was opening when asked to stop (postgres-nio #599), and a
+    /// command, test or benchmark must end all the same. (`serve` runs the pool as a service, which its
+    /// `ServiceGroup` bounds the same way.)
     public static func withStorage<R: Sendable>(
         configuration: Configuration, logger: Logger, migrate: Bool = true,
         _ body: @Sendable (PostgresSampleStorage) async throws -> R
     ) async throws -> R {
         let storage = PostgresSampleStorage(configuration: configuration, logger: logger)
-        return try await withThrowingTaskGroup(of: R?.self) { group in
-            group.addTask {
-                await storage.client.run()
-                return nil
-            }
-            defer { group.cancelAll() }
+        let pool = Task { await storage.client.run() }
+        do {
             if migrate { try await storage.migrate() }
             let result = try await body(storage)
+            await stop(pool, time: configuration.time, logger: logger)
             return result
+        } catch {
+            await stop(pool, time: configuration.time, logger: logger)
+            throw error
         }
+    }
+
+    /// Cancels `pool` and waits for it to end, at most ``poolShutdownGrace``.
+    static func stop(_ pool: Task<Void, Never>, time: TimeSource, logger: Logger) async {
+        pool.cancel()
+        do {
+            try await withDatabaseDeadline(time.monotonicNow() + poolShutdownGrace, time: time,
+                                           expired: { CancellationError() }) { await pool.value }
+        } catch where !Task.isCancelled {
+            logger.warning("The PostgreSQL connection pool did not close within \(poolShutdownGrace); left to end on its own")
+        } catch {}
     }
 
     // MARK: - Connections

@@ -5,7 +5,10 @@ import StepSyncTestSupport
 import Testing
 
 /// The PostgreSQL storage on a real server: schema, exact round trips, de-duplication by the unique key.
-@Suite("PostgreSQL storage", .enabled(if: PostgresHarness.shouldRun, "PostgreSQL server binaries not installed"))
+// The time limit names a test that hangs in the run's output (CI hung twice with "sixteen concurrent overlapping
+// batches" the one test left unfinished, its cause not found yet; see Planning/postgres.md).
+@Suite("PostgreSQL storage", .enabled(if: PostgresHarness.shouldRun, "PostgreSQL server binaries not installed"),
+       .timeLimit(.minutes(10)))
 struct PostgresStorageTests {
     @Test("migrations: the first start applies versions 1 to 5, a second applies nothing")
     func migrationsOnce() async throws {

@@ -15,9 +15,15 @@ public final class ClosedPort: Sendable {
     public let port: Int
     private let descriptor: Mutex<Int32?>
 
-    /// Binds a fresh socket to an ephemeral loopback port, without listening.
-    public init() throws {
+    /// Binds a fresh socket to an ephemeral loopback port, without listening; or, `silent`, listening without ever
+    /// accepting: the kernel completes each connect, and nothing is ever read or answered (a server that hangs).
+    public init(silent: Bool = false) throws {
         let (fd, port) = try Self.bindEphemeral()
+        if silent, listen(fd, 64) != 0 {
+            let code = errno
+            close(fd)
+            throw PostgresHarness.Failure("listen() failed: errno \(code)")
+        }
         self.port = port
         self.descriptor = Mutex(fd)
     }

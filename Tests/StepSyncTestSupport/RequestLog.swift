@@ -5,11 +5,15 @@ import Synchronization
 /// for tests that read what the sink logged of each request.
 public final class RequestLog: Sendable {
     private let lines = Mutex<[[String: String]]>([])
+    private let all = Mutex<[String]>([])
 
     public init() {}
 
     /// Every "Request" line so far, oldest first.
     public var requests: [[String: String]] { lines.withLock { $0 } }
+
+    /// Every message logged at info or above, oldest first (the "Request" lines among them).
+    public var messages: [String] { all.withLock { $0 } }
 
     /// How many answers had `status`.
     public func count(_ status: Int) -> Int { requests.filter { $0["http.status"] == "\(status)" }.count }
@@ -32,6 +36,7 @@ public final class RequestLog: Sendable {
         }
 
         func log(event: LogEvent) {
+            log.all.withLock { $0.append(event.message.description) }
             guard event.message.description == "Request" else { return }
             let line = metadata.merging(event.metadata ?? [:]) { $1 }.mapValues { "\($0)" }
             log.lines.withLock { $0.append(line) }

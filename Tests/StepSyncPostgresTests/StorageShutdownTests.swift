@@ -1,0 +1,70 @@
+import Foundation
+import StepSyncCore
+@testable import StepSyncPostgres
+import StepSyncTestSupport
+import Synchronization
+import Testing
+
+/// A storage ends when its work does: PostgresNIO 1.33.2's pool may keep waiting on a connection it was opening when
+/// it is asked to stop, and ``PostgresSampleStorage/withStorage(configuration:logger:migrate:_:)`` gives it only
+/// ``PostgresSampleStorage/poolShutdownGrace``.
+@Suite("PostgreSQL storage shutdown")
+struct StorageShutdownTests {
+    @Test("a storage whose database never answers (a port that accepts and stays silent) still ends: the call answers unavailable and the storage stops")
+    func silentDatabase() async throws {
+        let silent = try ClosedPort(silent: true)
+        defer { silent.release() }
+        let configuration = PostgresSampleStorage.Configuration(
+            url: try DatabaseURL("postgres://stepsync@127.0.0.1:\(silent.port)/none"), leaseTimeout: .milliseconds(300),
+            operationTimeout: .milliseconds(300), time: .system)
+        // The whole call, raced against a generous watchdog: a storage that never ends fails the test, not the run.
+        let outcome = Task {
+            try await PostgresSampleStorage.withStorage(configuration: configuration, logger: quietLogger,
+                                                        migrate: false) { storage in
+                do {
+                    _ = try await storage.counts(client: 1)
+                    return "answered"
+                } catch let error as PostgresStorageError {
+                    return "\(error)"
+                }
+            }
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(120))
+            outcome.cancel()
+        }
+        defer { watchdog.cancel() }
+        let result = try await outcome.value
+        #expect(result.contains("unavailable"), "\(result)")
+    }
+
+    @Test("a pool that never ends is left after exactly the grace, on the storage's clock")
+    func poolLeftAfterGrace() async throws {
+        let clock = TestClock(.instant)
+        let never = Task<Void, Never> {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Self.held.withLock { $0.append(continuation) }
+            }
+        }
+        let log = RequestLog()
+        await PostgresSampleStorage.stop(never, time: clock.time, logger: log.logger)
+        #expect(clock.sleeps == [PostgresSampleStorage.poolShutdownGrace])
+        #expect(log.messages.contains { $0.contains("did not close within 10") })
+        #expect(never.isCancelled)
+        for continuation in Self.held.withLock({ $0 }) { continuation.resume() }
+        await never.value
+    }
+
+    @Test("a pool that ends when cancelled is waited for, and nothing is logged")
+    func poolEnds() async throws {
+        let clock = TestClock(.manual)
+        let ends = Task<Void, Never> {
+            while !Task.isCancelled { await Task.yield() }
+        }
+        let log = RequestLog()
+        await PostgresSampleStorage.stop(ends, time: clock.time, logger: log.logger)
+        #expect(log.messages.isEmpty)
+    }
+
+    static let held = Mutex<[CheckedContinuation<Void, Never>]>([])
+}
