@@ -8,9 +8,10 @@ import Synchronization
 /// ``ClientAuthenticator``. Every error is a ``SampleStorageError``: unavailable (503 with `Retry-After`) when the
 /// database cannot be reached or refuses the statement — never a 2xx without a COMMIT.
 extension PostgresSampleStorage: SampleStorage {
-    /// Runs the connection pool until graceful shutdown (after the HTTP server has stopped).
+    /// Runs the connection pool until graceful shutdown (after the HTTP server has stopped), waiting for it to close
+    /// at most ``PoolRunner/grace``.
     public func run() async throws {
-        await client.run()
+        await runPool()
     }
 
     public func insert(_ samples: [HealthSample], for client: ClientIdentity) async throws -> InsertOutcome {

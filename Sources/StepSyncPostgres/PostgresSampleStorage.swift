@@ -98,9 +98,6 @@ public final class PostgresSampleStorage: Sendable {
             backgroundLogger: quiet)
     }
 
-    /// The connection pool, to run in the server's `ServiceGroup` (it stops on graceful shutdown).
-    public var service: any Service { client }
-
     /// Brings the schema up to date (see ``PostgresSchema``); safe when several sinks start at once.
     @discardableResult
     public func migrate() async throws -> [Int] {
@@ -110,42 +107,30 @@ public final class PostgresSampleStorage: Sendable {
         return applied
     }
 
-    /// How long ``withStorage(configuration:logger:migrate:_:)`` waits for the pool to close once `body` is done.
-    static let poolShutdownGrace: Duration = .seconds(10)
-
     /// Runs `body` with a storage whose pool runs for the duration (the `clients` commands, tests, benchmarks):
-    /// migrates first, and stops the pool on every path.
-    ///
-    /// The pool gets ``poolShutdownGrace`` to close; past it, it is left cancelled and this returns: PostgresNIO
-    /// 1.33.2's pool can keep waiting on a connection it was opening when asked to stop (postgres-nio #599), and a
-    /// command, test or benchmark must end all the same. (`serve` runs the pool as a service, which its
-    /// `ServiceGroup` bounds the same way.)
+    /// migrates first, and stops the pool on every path, waiting for it at most ``PoolRunner/grace``.
     public static func withStorage<R: Sendable>(
         configuration: Configuration, logger: Logger, migrate: Bool = true,
         _ body: @Sendable (PostgresSampleStorage) async throws -> R
     ) async throws -> R {
         let storage = PostgresSampleStorage(configuration: configuration, logger: logger)
-        let pool = Task { await storage.client.run() }
-        do {
+        return try await withThrowingTaskGroup(of: R?.self) { group in
+            group.addTask {
+                await storage.runPool()
+                return nil
+            }
+            defer { group.cancelAll() }
             if migrate { try await storage.migrate() }
             let result = try await body(storage)
-            await stop(pool, time: configuration.time, logger: logger)
             return result
-        } catch {
-            await stop(pool, time: configuration.time, logger: logger)
-            throw error
         }
     }
 
-    /// Cancels `pool` and waits for it to end, at most ``poolShutdownGrace``.
-    static func stop(_ pool: Task<Void, Never>, time: TimeSource, logger: Logger) async {
-        pool.cancel()
-        do {
-            try await withDatabaseDeadline(time.monotonicNow() + poolShutdownGrace, time: time,
-                                           expired: { CancellationError() }) { await pool.value }
-        } catch where !Task.isCancelled {
-            logger.warning("The PostgreSQL connection pool did not close within \(poolShutdownGrace); left to end on its own")
-        } catch {}
+    /// Runs the connection pool until it is cancelled or shut down gracefully, then waits for it at most
+    /// ``PoolRunner/grace`` (see there).
+    func runPool() async {
+        let client = self.client
+        await PoolRunner(time: configuration.time, logger: logger).run { await client.run() }
     }
 
     // MARK: - Connections

@@ -38,31 +38,38 @@ struct StorageShutdownTests {
         #expect(result.contains("unavailable"), "\(result)")
     }
 
-    @Test("a pool that never ends is left after exactly the grace, on the storage's clock")
+    @Test("a pool that never ends is left exactly the grace after its runner is cancelled, on the storage's clock")
     func poolLeftAfterGrace() async throws {
         let clock = TestClock(.instant)
-        let never = Task<Void, Never> {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                Self.held.withLock { $0.append(continuation) }
+        let log = RequestLog()
+        let runner = Task {
+            await PoolRunner(time: clock.time, logger: log.logger).run {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    Self.held.withLock { $0.append(continuation) }
+                }
             }
         }
-        let log = RequestLog()
-        await PostgresSampleStorage.stop(never, time: clock.time, logger: log.logger)
-        #expect(clock.sleeps == [PostgresSampleStorage.poolShutdownGrace])
-        #expect(log.messages.contains { $0.contains("did not close within 10") })
-        #expect(never.isCancelled)
+        runner.cancel()
+        await runner.value
+        #expect(clock.sleeps == [PoolRunner.grace])
+        #expect(log.messages == ["The PostgreSQL connection pool did not close within 10.0 seconds; left to end on its own"])
         for continuation in Self.held.withLock({ $0 }) { continuation.resume() }
-        await never.value
     }
 
     @Test("a pool that ends when cancelled is waited for, and nothing is logged")
     func poolEnds() async throws {
         let clock = TestClock(.manual)
-        let ends = Task<Void, Never> {
-            while !Task.isCancelled { await Task.yield() }
-        }
         let log = RequestLog()
-        await PostgresSampleStorage.stop(ends, time: clock.time, logger: log.logger)
+        let ended = Mutex(false)
+        let runner = Task {
+            await PoolRunner(time: clock.time, logger: log.logger).run {
+                while !Task.isCancelled { await Task.yield() }
+                ended.withLock { $0 = true }
+            }
+        }
+        runner.cancel()
+        await runner.value
+        #expect(ended.withLock { $0 })
         #expect(log.messages.isEmpty)
     }
 
