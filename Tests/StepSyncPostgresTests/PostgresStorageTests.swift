@@ -5,8 +5,8 @@ import StepSyncTestSupport
 import Testing
 
 /// The PostgreSQL storage on a real server: schema, exact round trips, de-duplication by the unique key.
-// The time limit names a test that hangs in the run's output (CI hung twice with "sixteen concurrent overlapping
-// batches" the one test left unfinished, its cause not found yet; see Planning/postgres.md).
+// The time limit names a test that hangs in the run's output (a run hung with "sixteen concurrent overlapping
+// batches" the one test left unfinished; Planning/postgres.md, "The pool's own end is bounded").
 @Suite("PostgreSQL storage", .enabled(if: PostgresHarness.shouldRun, "PostgreSQL server binaries not installed"),
        .timeLimit(.minutes(10)))
 struct PostgresStorageTests {
