@@ -23,14 +23,18 @@ struct PoolRunner: Sendable {
     func run(_ pool: @escaping @Sendable () async -> Void) async {
         let task = Task { await pool() }
         let end = PoolEnd()
+        let timers = Mutex<[Task<Void, Never>]>([])
         let leave: @Sendable () -> Void = { [time, logger] in
-            Task {
-                try? await time.sleep(Self.grace)
+            let timer = Task {
+                do { try await time.sleep(Self.grace) } catch { return }  // the pool ended first
                 if end.finish() {
+                    task.cancel()
                     logger.warning("The PostgreSQL connection pool did not close within \(Self.grace); left to end on its own")
                 }
             }
+            timers.withLock { $0.append(timer) }
         }
+        defer { for timer in timers.withLock({ $0 }) { timer.cancel() } }
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
