@@ -42,35 +42,17 @@ func withDatabaseDeadline<R: Sendable>(
     }
 }
 
-/// The first result of ``withDatabaseDeadline(_:expired:onExpiry:_:)`` (the work's, the timer's or cancellation's),
-/// delivered once; whichever comes first cancels the other task.
+/// The first result of ``withDatabaseDeadline(_:time:expired:onExpiry:_:)`` (the work's, the timer's or cancellation's),
+/// delivered once (``OnceResult``); whichever comes first cancels the other task.
 private final class DeadlineRace<R: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<R, any Error>?
-        var pending: Result<R, any Error>?
-        var finished = false
-        var work: Task<Void, Never>?
-        var timer: Task<Void, Never>?
-    }
+    private let result = OnceResult<R>()
+    private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    private let state = Mutex<State>(State())
-
-    func wait(_ continuation: CheckedContinuation<R, any Error>) {
-        let pending = state.withLock { state -> Result<R, any Error>? in
-            if let pending = state.pending { return pending }
-            state.continuation = continuation
-            return nil
-        }
-        if let pending { continuation.resume(with: pending) }
-    }
+    func wait(_ continuation: CheckedContinuation<R, any Error>) { result.wait(continuation) }
 
     func setTasks(work: Task<Void, Never>, timer: Task<Void, Never>) {
-        let finished = state.withLock { state -> Bool in
-            state.work = work
-            state.timer = timer
-            return state.finished
-        }
-        if finished {
+        tasks.withLock { $0 = [work, timer] }
+        if result.isFinished {
             work.cancel()
             timer.cancel()
         }
@@ -79,17 +61,8 @@ private final class DeadlineRace<R: Sendable>: Sendable {
     /// Delivers `result` if nothing was delivered yet; returns whether it was.
     @discardableResult
     func finish(_ result: Result<R, any Error>) -> Bool {
-        let won = state.withLock { state -> (CheckedContinuation<R, any Error>?, [Task<Void, Never>])? in
-            guard !state.finished else { return nil }
-            state.finished = true
-            let continuation = state.continuation
-            state.continuation = nil
-            if continuation == nil { state.pending = result }
-            return (continuation, [state.work, state.timer].compactMap { $0 })
-        }
-        guard let (continuation, tasks) = won else { return false }
-        for task in tasks { task.cancel() }
-        continuation?.resume(with: result)
+        guard self.result.finish(result) else { return false }
+        for task in tasks.withLock({ $0 }) { task.cancel() }
         return true
     }
 }

@@ -16,7 +16,8 @@ extension PostgresConnection {
         table: String, columns: [String] = [], logger: Logger,
         writeData: @escaping @Sendable (PostgresCopyFromWriter) async throws -> Void
     ) async throws {
-        let outcome = CopyOutcome()
+        // The first result, the COPY's own or the watchdog's, delivered once.
+        let outcome = OnceResult<Void>()
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             outcome.wait(continuation)
             Task {
@@ -39,27 +40,6 @@ extension PostgresConnection {
                 }
             }
         }
-    }
-}
-
-/// The first result of a guarded COPY (the COPY's own, or the watchdog's), delivered once.
-private final class CopyOutcome: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<Void, any Error>?, finished: Bool)>((nil, false))
-
-    var isFinished: Bool { state.withLock { $0.finished } }
-
-    func wait(_ continuation: CheckedContinuation<Void, any Error>) {
-        state.withLock { $0.continuation = continuation }
-    }
-
-    func finish(_ result: Result<Void, any Error>) {
-        let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-            guard !state.finished else { return nil }
-            state.finished = true
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume(with: result)
     }
 }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// A storage ends when its work does: PostgresNIO 1.33.2's pool may keep waiting on a connection it was opening when
 /// it is asked to stop, and ``PostgresSampleStorage/withStorage(configuration:logger:migrate:_:)`` gives it only
-/// ``PostgresSampleStorage/poolShutdownGrace``.
+/// ``PoolRunner/grace``.
 @Suite("PostgreSQL storage shutdown")
 struct StorageShutdownTests {
     @Test("a storage whose database never answers (a port that accepts and stays silent) still ends: the call answers unavailable and the storage stops")
