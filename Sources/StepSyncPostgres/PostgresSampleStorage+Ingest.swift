@@ -43,7 +43,7 @@ extension PostgresSampleStorage {
         guard !samples.isEmpty else { return (0, 0) }
         let inserted: Int
         switch configuration.ingest {
-        case .copy: inserted = try await insertByCopy(samples, client: client, direct: true)
+        case .copy, .copyText: inserted = try await insertByCopy(samples, client: client, direct: true)
         case .copyStaging: inserted = try await insertByCopy(samples, client: client, direct: false)
         case .insert: inserted = try await insertByValues(samples, client: client)
         }
@@ -166,19 +166,56 @@ extension PostgresSampleStorage {
         }
     }
 
-    /// `COPY samples FROM STDIN` of `samples` (uuid-ordered), inside the caller's transaction.
+    /// `COPY samples FROM STDIN` of `samples` (uuid-ordered), inside the caller's transaction: in the binary format
+    /// unless the storage was configured with ``IngestMethod/copyText``.
     func copyIntoSamples(_ samples: [HealthSample], keys: [String: Int64], client: Int64,
                                  on connection: PostgresConnection) async throws {
-        try await connection.guardedCopyFrom(table: "samples", columns: Self.copyColumns, logger: logger) { writer in
-            try await Self.writeRows(samples, keys: keys, client: client, to: writer)
+        guard configuration.ingest != .copyText else {
+            try await connection.guardedCopyFrom(table: "samples", columns: Self.copyColumns, logger: logger) { writer in
+                try await Self.writeRows(samples, keys: keys, client: client, to: writer)
+            }
+            return
+        }
+        try await connection.guardedCopyFrom(table: "samples", columns: Self.binaryCopyColumns, logger: logger) { writer in
+            try await Self.writeBinaryRows(samples, keys: keys, client: client, to: writer)
         }
     }
 
-    /// Writes the COPY text of `samples` in chunks of about 64 KiB (with `client_id` first when `client` is given).
+    /// ``copyColumns`` for a binary COPY. PostgresNIO 1.33.2 builds the statement itself, as `COPY "table"("c1",…)
+    /// FROM STDIN WITH (FORMAT text)`, and offers no other format (`PostgresCopyFromFormat` has one case). Its
+    /// columns go in as given between double quotes, so the last one closes the list, names the binary format and
+    /// comments out the rest of the one-line statement: `…,"type_key") FROM STDIN WITH (FORMAT binary) --") FROM
+    /// STDIN WITH (FORMAT text)`. A constant of ours, never a client's bytes. Should a later PostgresNIO build the
+    /// statement otherwise, PostgreSQL would read the binary rows as text and refuse them: every ingest test fails.
+    static let binaryCopyColumns = Array(copyColumns.dropLast())
+        + ["\(copyColumns.last!)\") FROM STDIN WITH (FORMAT binary) --"]
+
+    /// Writes `samples` as binary COPY rows (``CopyBinary``) between the format's header and trailer.
+    private static func writeBinaryRows(_ samples: [HealthSample], keys: [String: Int64], client: Int64,
+                                        to writer: PostgresCopyFromWriter) async throws {
+        try await writeChunks(samples, keys: keys, header: CopyBinary.header, trailer: CopyBinary.trailer,
+                              to: writer) { sample, key, buffer in
+            CopyBinary.appendRow(sample, typeKey: key, client: client, to: &buffer)
+        }
+    }
+
+    /// Writes the COPY text of `samples` (with `client_id` first when `client` is given).
     private static func writeRows(_ samples: [HealthSample], keys: [String: Int64], client: Int64?,
                                   to writer: PostgresCopyFromWriter) async throws {
+        try await writeChunks(samples, keys: keys, to: writer) { sample, key, buffer in
+            CopyText.appendRow(sample, typeKey: key, client: client, to: &buffer)
+        }
+    }
+
+    /// Writes `samples` with `appendRow` in chunks of about 64 KiB, after `header` and before `trailer`.
+    private static func writeChunks(
+        _ samples: [HealthSample], keys: [String: Int64], header: [UInt8] = [], trailer: [UInt8] = [],
+        to writer: PostgresCopyFromWriter,
+        appendRow: (HealthSample, _ typeKey: Int64, inout ByteBuffer) -> Void
+    ) async throws {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(96 << 10)
+        buffer.writeBytes(header)
         // A batch is usually of one type: look its key up once per run of a type, not once per row.
         var lastType: String?
         var lastKey: Int64 = 0
@@ -187,12 +224,13 @@ extension PostgresSampleStorage {
                 lastType = sample.type.rawValue
                 lastKey = keys[sample.type.rawValue] ?? SampleTypeKey.of(sample.type)
             }
-            CopyText.appendRow(sample, typeKey: lastKey, client: client, to: &buffer)
+            appendRow(sample, lastKey, &buffer)
             if buffer.readableBytes >= 64 << 10 {
                 try await writer.write(buffer)
                 buffer.clear()
             }
         }
+        buffer.writeBytes(trailer)
         if buffer.readableBytes > 0 { try await writer.write(buffer) }
     }
 

@@ -19,9 +19,12 @@ import Synchronization
 public final class PostgresSampleStorage: Sendable {
     /// How a batch of samples enters the table (both measured in `Planning/postgres.md`).
     public enum IngestMethod: String, Sendable, CaseIterable {
-        /// `COPY` straight into `samples` in uuid order; a batch holding a uuid already stored (SQLSTATE 23505)
-        /// is rolled back and takes ``copyStaging`` (the default since schema v3, issue 26).
+        /// `COPY` straight into `samples` in uuid order, in the binary format (``CopyBinary``); a batch holding a
+        /// uuid already stored (SQLSTATE 23505) is rolled back and takes ``copyStaging`` (the default since schema v3,
+        /// issue 26; binary since issue 36).
         case copy
+        /// ``copy`` in the text format (``CopyText``): the default before issue 36, kept to measure against.
+        case copyText = "copy-text"
         /// `COPY` into a per-connection temporary staging table, then one `INSERT … SELECT … ON CONFLICT DO NOTHING`
         /// (the default before issue 26; kept to measure against).
         case copyStaging = "copy-staging"
