@@ -7,7 +7,8 @@
 # Every sink run and every COPY gets a fresh database (an empty table, like the first sync of a client). Prints one
 # line per run with the CPU seconds (user+sys, from /proc) of the sink process and of PostgreSQL (every server
 # process; for COPY, its backend and the rest apart), then `uptime`, and as its last line a JSON summary of the best
-# of each: {"posters3":…, "posters30":…, "copyV2":…, "copyV3":…, …} (samples or rows a second).
+# of each: {"posters3":…, "posters30":…, "copyV2":…, "copyV3":…, …} (samples or rows a second), and each round's
+# ratio of the sink to that round's raw COPY into v3's table ("posters3RoundRatios", "posters3WorstRatio", …).
 #
 #   ./postgres-row.sh .build/release/stepsync /tmp/pgrow [ROUNDS=2]
 #
@@ -113,6 +114,16 @@ for shape in ("v2", "v3"):
     b = best(lambda r: r.get("copy") == shape)
     key = "copy" + shape.upper()
     out[key] = b.get("rate"); out[key + "BackendCPU"] = b.get("backendCPU")
+# Each round's own ratio to the raw COPY of that round (v3: the sink's table), and the worst of them.
+copies = [r["rate"] for r in runs if r.get("copy") == "v3"]
+for n in (3, 30):
+    sinks = [r["rate"] for r in runs if r.get("posters") == n]
+    ratios = [round(a / b, 2) for a, b in zip(sinks, copies) if b]
+    out["posters%dRoundRatios" % n] = ratios
+    out["posters%dWorstRatio" % n] = min(ratios) if ratios else None
+out["cpu"] = open("/proc/cpuinfo").read().split("model name")[1].split(":", 1)[1].split("\n")[0].strip()
 out["loadAverage"] = sys.argv[2].split()[-3:]
+for n in (3, 30):
+    print("%d posters: each round's ratio to raw COPY (v3): %s" % (n, ", ".join("%.2fx" % r for r in out["posters%dRoundRatios" % n])), file=sys.stderr)
 print(json.dumps(out))
 PY
