@@ -39,7 +39,11 @@ let package = Package(
     ],
     targets: [
         // One-file executable: everything else lives in libraries the tests can call.
-        .executableTarget(name: "stepsync", dependencies: ["StepSyncCLI"]),
+        .executableTarget(name: "stepsync", dependencies: ["StepSyncCLI", "StepSyncSQLiteSetup"]),
+
+        // The system's SQLite (the one GRDB links), for the one process-wide setting the executable makes before its
+        // first open: no allocation statistics, so SQLite's malloc takes no global mutex (Planning/import.md).
+        .systemLibrary(name: "StepSyncSQLiteSetup", path: "Sources/StepSyncSQLiteSetup"),
 
         // Pure logic: models, layering, wire format, retry policy, generator. No I/O, no adapters.
         // SHA-1 for derived uuids from swift-crypto (already built for StepSyncPostgres): Planning/import.md.
