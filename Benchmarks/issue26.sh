@@ -27,31 +27,9 @@
 #   LinkProxy/flask-link.sh FLASK_MAIN FLASK_PYTHON BODIES ROUNDS   the Flask server posted over the same links
 #   DemoMemory/demo-memory.sh BINARY WORKDIR ROUNDS            peak RSS of the default demo (every type)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-cd "$here"
-tmp=${TMPDIR:-/tmp}
-out=${ISSUE26_OUT:-$(mktemp -d "$tmp/issue26-XXXXXX")}
-mkdir -p "$out"
-rounds=${ROUNDS:-2}
-log() { echo "[issue26 $(date -u +%H:%M:%S)] $*" >&2; }
-log "output in $out"
-
-{
-  echo "machine: $(uname -srm), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-  echo "build: $(swift --version 2>/dev/null | head -1), release"
-  echo "source: $(git -C "$here/.." rev-parse --short HEAD)$(git -C "$here/.." diff --quiet HEAD -- Sources Package.swift Benchmarks 2>/dev/null || echo ' + uncommitted changes')"
-  echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-} >"$out/header.txt"
-
-if [[ -n "${STEPSYNC:-}" ]]; then
-  stepsync=$(realpath "$STEPSYNC")
-else
-  log "building stepsync (release)…"
-  swift build -c release --product stepsync --package-path "$here/.." >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-  stepsync=$(swift build -c release --package-path "$here/.." --show-bin-path)/stepsync
-fi
-echo "binary: $stepsync" >>"$out/header.txt"
-echo "before: $(uptime)" >>"$out/header.txt"
+. "$(dirname "$0")/sitting.sh"
+sitting_start issue26 2
+sitting_binary
 
 # Runs one row's script, its log in $out/NAME.txt, its last JSON line in $out/NAME.json; a failing row is said and
 # the others still run.

@@ -13,27 +13,10 @@
 # Environment: STEPSYNC (the binary; default: a release build of this checkout), H2S (required), ROUNDS,
 # STEPSYNC_BENCH_EXPORT (the 500k-record export.zip; written by make_export.py when missing), ISSUE36_OUT (logs).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-cd "$here"
-tmp=${TMPDIR:-/tmp}
-out=${ISSUE36_OUT:-$(mktemp -d "$tmp/issue36-XXXXXX")}
-mkdir -p "$out"
-rounds=${ROUNDS:-3}
+. "$(dirname "$0")/sitting.sh"
+sitting_start issue36 3
 : "${H2S:?set H2S to healthkit-to-sqlite 1.0 (python3 -m venv V && V/bin/pip install healthkit-to-sqlite==1.0)}"
-log() { echo "[issue36 $(date -u +%H:%M:%S)] $*" >&2; }
-
-if [[ -n "${STEPSYNC:-}" ]]; then
-  stepsync=$(realpath "$STEPSYNC")
-else
-  log "building stepsync (release)…"
-  swift build -c release --product stepsync --package-path "$here/.." >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-  stepsync=$(swift build -c release --package-path "$here/.." --show-bin-path)/stepsync
-fi
-{
-  echo "machine: $(uname -srm), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-  echo "source: $(git -C "$here/.." rev-parse --short HEAD)$(git -C "$here/.." diff --quiet HEAD -- Sources Package.swift Benchmarks 2>/dev/null || echo ' + uncommitted changes'), binary $stepsync"
-  echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(uptime)"
-} >"$out/header.txt"
+sitting_binary
 
 log "import: $out/import.txt"
 ImportCompare/compare.sh "$stepsync" "$H2S" "${STEPSYNC_BENCH_EXPORT:-$tmp/stepsync-import-bench-r2/export.zip}" "$rounds" \

@@ -19,59 +19,26 @@ enum CopyBinary {
     /// The field count −1 that ends the rows.
     static let trailer: [UInt8] = [0xFF, 0xFF]
 
-    /// Microseconds from 1970-01-01 to 2000-01-01, PostgreSQL's epoch.
-    static let postgresEpochMicroseconds: Int64 = 946_684_800_000_000
-
     /// The columns of a row: `client_id` and the 14 of ``PostgresSampleStorage/sampleColumns``.
     static let columnCount: Int16 = 15
 
     /// Appends one row of `sample` for `client`, with its type key.
     static func appendRow(_ sample: HealthSample, typeKey: Int64, client: Int64, to buffer: inout ByteBuffer) {
-        var texts = sample.type.rawValue.utf8.count + sample.unit.utf8.count + sample.sourceName.utf8.count
-        texts += sample.sourceBundleId.utf8.count + (sample.sourceVersion?.utf8.count ?? 0)
-        texts += (sample.deviceName?.utf8.count ?? 0) + (sample.deviceModel?.utf8.count ?? 0)
-        texts += sample.details?.utf8.count ?? 0
         // The count (2), 15 lengths (60), the fixed-size values (8 + 16 + 8 + 8 + 4 + 8 + 8 = 60), then the texts.
-        let bound = 122 + texts
+        let bound = 122 + SampleRow.textBytes(sample)
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { raw in
             var out = BinaryCursor(raw.baseAddress!)
             out.int16(columnCount)
-            out.int64Field(client)
-            out.uuidField(sample.uuid)
-            out.textField(sample.type.rawValue)
-            out.int64Field(microseconds(sample.startMs))
-            out.int64Field(microseconds(sample.endMs))
-            if let offset = sample.utcOffsetSeconds {
-                out.int32(4)
-                out.int32(offset)
-            } else {
-                out.null()
-            }
-            out.int64Field(Int64(bitPattern: sample.value.bitPattern))
-            out.textField(sample.unit)
-            out.textField(sample.sourceName)
-            out.textField(sample.sourceBundleId)
-            out.optionalTextField(sample.sourceVersion)
-            out.optionalTextField(sample.deviceName)
-            out.optionalTextField(sample.deviceModel)
-            out.optionalTextField(sample.details)
-            out.int64Field(typeKey)
+            SampleRow.write(sample, typeKey: typeKey, client: client, to: &out)
             precondition(out.count <= bound, "COPY row over its reservation")
             return out.count
         }
-    }
-
-    /// `ms` (UTC ms since 1970) as `timestamptz`'s microseconds since 2000-01-01. Instants are validated to years
-    /// 0001–9999 before they are stored; one outside is clamped to that range first (as the text form clamps its
-    /// year), so the arithmetic cannot overflow.
-    static func microseconds(_ ms: Int64) -> Int64 {
-        min(max(ms, Instants.min), Instants.max) * 1000 - postgresEpochMicroseconds
     }
 }
 
 /// Writes big-endian binary COPY fields at a pointer into memory its caller reserved (``CopyBinary``), counting
 /// the bytes.
-private struct BinaryCursor {
+private struct BinaryCursor: SampleRowWriter {
     let base: UnsafeMutableRawPointer
     private(set) var count = 0
 
@@ -87,8 +54,8 @@ private struct BinaryCursor {
         count += 4
     }
 
-    /// An 8-byte field: its length, then `value`.
-    @inline(__always) mutating func int64Field(_ value: Int64) {
+    /// An 8-byte field (`bigint`): its length, then `value`.
+    @inline(__always) mutating func integer(_ value: Int64) {
         int32(8)
         base.storeBytes(of: value.bigEndian, toByteOffset: count, as: Int64.self)
         count += 8
@@ -97,15 +64,16 @@ private struct BinaryCursor {
     /// The length −1 of a NULL.
     mutating func null() { int32(-1) }
 
-    mutating func uuidField(_ uuid: UUID) {
+    mutating func uuid(_ value: UUID) {
         int32(16)
-        withUnsafeBytes(of: uuid.uuid) { (base + count).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+        withUnsafeBytes(of: value.uuid) { (base + count).copyMemory(from: $0.baseAddress!, byteCount: 16) }
         count += 16
     }
 
-    mutating func textField(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
+    /// A `text` (or `json`, whose binary form is its text) field: its UTF-8 bytes, unescaped.
+    mutating func text(_ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
             int32(Int32(bytes.count))
             if let source = bytes.baseAddress, !bytes.isEmpty {
                 (base + count).copyMemory(from: source, byteCount: bytes.count)
@@ -114,7 +82,19 @@ private struct BinaryCursor {
         }
     }
 
-    mutating func optionalTextField(_ text: String?) {
-        if let text { textField(text) } else { null() }
+    mutating func optionalText(_ value: String?) {
+        if let value { text(value) } else { null() }
     }
+
+    /// `timestamptz`: microseconds since 2000-01-01.
+    mutating func instant(_ milliseconds: Int64) { integer(PostgresInstant.microseconds(milliseconds: milliseconds)) }
+
+    mutating func offset(_ seconds: Int32?) {
+        guard let seconds else { return null() }
+        int32(4)
+        int32(seconds)
+    }
+
+    /// `double precision`: its IEEE bits, so `-0.0` and every value come back bit for bit.
+    mutating func value(_ value: Double) { integer(Int64(bitPattern: value.bitPattern)) }
 }

@@ -23,48 +23,15 @@ enum CopyText {
     }
 
     private static func write(_ sample: HealthSample, typeKey: Int64?, client: Int64?, to buffer: inout ByteBuffer) {
-        let valueText = integralDigits(sample.value) ? nil : sample.value.description
-        // Fixed columns at their longest (two 20-byte integers, the uuid, two instants, the offset, the value's digits,
-        // separators and NULLs) stay under 256 bytes; a text column at most doubles with its escapes.
-        var texts = sample.type.rawValue.utf8.count + sample.unit.utf8.count + sample.sourceName.utf8.count
-        texts += sample.sourceBundleId.utf8.count + (sample.sourceVersion?.utf8.count ?? 0)
-        texts += (sample.deviceName?.utf8.count ?? 0) + (sample.deviceModel?.utf8.count ?? 0)
-        texts += sample.details?.utf8.count ?? 0
-        let bound = 256 + (valueText?.utf8.count ?? 0) + 2 * texts
+        // Fixed columns at their longest (two 20-byte integers, the uuid, two instants, the offset, the value's
+        // shortest form, separators and NULLs) stay under 256 bytes; a text column at most doubles with its escapes.
+        let bound = 256 + 2 * SampleRow.textBytes(sample)
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { raw in
-            var out = Cursor(raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            if let client {
-                out.integer(client)
-                out.tab()
-            }
-            out.uuid(sample.uuid)
-            out.tab()
-            out.text(sample.type.rawValue)
-            out.tab()
-            out.instant(sample.startMs)
-            out.tab()
-            out.instant(sample.endMs)
-            out.tab()
-            if let offset = sample.utcOffsetSeconds { out.integer(Int64(offset)) } else { out.null() }
-            out.tab()
-            if let valueText { out.text(valueText) } else { out.integer(Int64(sample.value)) }
-            out.tab()
-            out.text(sample.unit)
-            out.tab()
-            out.text(sample.sourceName)
-            out.tab()
-            out.text(sample.sourceBundleId)
-            out.optional(sample.sourceVersion)
-            out.optional(sample.deviceName)
-            out.optional(sample.deviceModel)
-            out.optional(sample.details)
-            if let typeKey {
-                out.tab()
-                out.integer(typeKey)
-            }
-            out.byte(UInt8(ascii: "\n"))
-            precondition(out.count <= bound, "COPY row over its reservation")
-            return out.count
+            var row = TextRow(Cursor(raw.baseAddress!.assumingMemoryBound(to: UInt8.self)))
+            SampleRow.write(sample, typeKey: typeKey, client: client, to: &row)
+            row.out.byte(UInt8(ascii: "\n"))
+            precondition(row.out.count <= bound, "COPY row over its reservation")
+            return row.out.count
         }
     }
 
@@ -118,6 +85,54 @@ enum CopyText {
     }
 }
 
+/// A row of COPY text: the columns tab-separated, NULL as `\N`.
+private struct TextRow: SampleRowWriter {
+    var out: Cursor
+    private var started = false
+
+    init(_ out: Cursor) { self.out = out }
+
+    /// The tab before every column but the first.
+    @inline(__always) private mutating func next() {
+        if started { out.tab() } else { started = true }
+    }
+
+    mutating func integer(_ value: Int64) {
+        next()
+        out.integer(value)
+    }
+
+    mutating func uuid(_ value: UUID) {
+        next()
+        out.uuid(value)
+    }
+
+    mutating func text(_ value: String) {
+        next()
+        out.text(value)
+    }
+
+    mutating func optionalText(_ value: String?) {
+        next()
+        if let value { out.text(value) } else { out.null() }
+    }
+
+    mutating func instant(_ milliseconds: Int64) {
+        next()
+        out.instant(milliseconds)
+    }
+
+    mutating func offset(_ seconds: Int32?) {
+        next()
+        if let seconds { out.integer(Int64(seconds)) } else { out.null() }
+    }
+
+    mutating func value(_ value: Double) {
+        next()
+        if CopyText.integralDigits(value) { out.integer(Int64(value)) } else { out.text(value.description) }
+    }
+}
+
 /// Writes COPY text at a pointer into memory its caller reserved (``CopyText``), counting the bytes.
 private struct Cursor {
     let base: UnsafeMutablePointer<UInt8>
@@ -135,12 +150,6 @@ private struct Cursor {
     mutating func null() {
         byte(0x5C)
         byte(UInt8(ascii: "N"))
-    }
-
-    /// A tab, then `text` or `\N`.
-    mutating func optional(_ text: String?) {
-        tab()
-        if let text { self.text(text) } else { null() }
     }
 
     mutating func uuid(_ uuid: UUID) {

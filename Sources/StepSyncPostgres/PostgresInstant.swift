@@ -22,7 +22,15 @@ struct PostgresInstant: PostgresNonThrowingEncodable, PostgresDecodable, Hashabl
 
     func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer,
                                                   context: PostgresEncodingContext<JSONEncoder>) {
-        byteBuffer.writeInteger((milliseconds - Self.epochOffsetMs) * 1000)
+        byteBuffer.writeInteger(Self.microseconds(milliseconds: milliseconds))
+    }
+
+    /// `milliseconds` (UTC since 1970) as the server's microseconds since 2000-01-01. Instants are validated to years
+    /// 0001–9999 before they are stored; one outside is clamped to that range first (as the COPY text clamps its
+    /// year), so the arithmetic cannot overflow.
+    @inline(__always)
+    static func microseconds(milliseconds: Int64) -> Int64 {
+        (min(max(milliseconds, Instants.min), Instants.max) - epochOffsetMs) * 1000
     }
 
     init<JSONDecoder: PostgresJSONDecoder>(from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat,

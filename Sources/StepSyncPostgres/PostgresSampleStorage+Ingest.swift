@@ -301,20 +301,8 @@ extension PostgresSampleStorage {
                         n += 1
                         sql += column == 12 ? ",$\(n)::json" : column == 13 ? ",$\(n))" : ",$\(n)"
                     }
-                    binds.append(sample.uuid)
-                    binds.append(sample.type.rawValue)
-                    binds.append(PostgresInstant(milliseconds: sample.startMs))
-                    binds.append(PostgresInstant(milliseconds: sample.endMs))
-                    binds.append(sample.utcOffsetSeconds)
-                    binds.append(sample.value)
-                    binds.append(sample.unit)
-                    binds.append(sample.sourceName)
-                    binds.append(sample.sourceBundleId)
-                    binds.append(sample.sourceVersion)
-                    binds.append(sample.deviceName)
-                    binds.append(sample.deviceModel)
-                    binds.append(sample.details)
-                    binds.append(keys[sample.type.rawValue] ?? SampleTypeKey.of(sample.type))
+                    SampleRow.write(sample, typeKey: keys[sample.type.rawValue] ?? SampleTypeKey.of(sample.type),
+                                    client: nil, to: &binds)
                 }
                 sql += " ON CONFLICT (client_id, uuid) DO NOTHING RETURNING 1) SELECT count(*) FROM inserted"
                 let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
@@ -354,4 +342,15 @@ extension UUID {
             withUnsafeBytes(of: other.uuid) { b in a.lexicographicallyPrecedes(b) }
         }
     }
+}
+
+/// The multi-row `INSERT`'s parameters of a row (``PostgresSampleStorage/IngestMethod/insert``).
+extension PostgresBindings: SampleRowWriter {
+    mutating func integer(_ value: Int64) { append(value) }
+    mutating func uuid(_ value: UUID) { append(value) }
+    mutating func text(_ value: String) { append(value) }
+    mutating func optionalText(_ value: String?) { append(value) }
+    mutating func instant(_ milliseconds: Int64) { append(PostgresInstant(milliseconds: milliseconds)) }
+    mutating func offset(_ seconds: Int32?) { append(seconds) }
+    mutating func value(_ value: Double) { append(value) }
 }

@@ -47,11 +47,11 @@ struct CopyBinaryTests {
 
     @Test("instants become microseconds since 2000-01-01, clamped to years 0001-9999 (no overflow)")
     func instants() {
-        #expect(CopyBinary.microseconds(0) == -946_684_800_000_000)
-        #expect(CopyBinary.microseconds(946_684_800_000) == 0)
-        #expect(CopyBinary.microseconds(Instants.max) == Instants.max * 1000 - 946_684_800_000_000)
-        #expect(CopyBinary.microseconds(.max) == CopyBinary.microseconds(Instants.max))
-        #expect(CopyBinary.microseconds(.min) == CopyBinary.microseconds(Instants.min))
+        #expect(PostgresInstant.microseconds(milliseconds: 0) == -946_684_800_000_000)
+        #expect(PostgresInstant.microseconds(milliseconds: 946_684_800_000) == 0)
+        #expect(PostgresInstant.microseconds(milliseconds: Instants.max) == Instants.max * 1000 - 946_684_800_000_000)
+        #expect(PostgresInstant.microseconds(milliseconds: .max) == PostgresInstant.microseconds(milliseconds: Instants.max))
+        #expect(PostgresInstant.microseconds(milliseconds: .min) == PostgresInstant.microseconds(milliseconds: Instants.min))
     }
 
     @Test("the stream starts with PostgreSQL's signature and ends with the field count -1")
