@@ -126,16 +126,9 @@ extension StepSyncCommand {
                                                      authenticator: SharedTokenAuthenticator(token: nil), logger: logger) { port in
                     if !quiet { print("3. serve     sink on http://127.0.0.1:\(port), appending to \(root) (fdatasync per group commit)") }
                     let cpuBefore = ProcessMemory.cpuSeconds()
-                    let report = try await HTTPUploader.withUploader(
-                        server: "http://127.0.0.1:\(port)", concurrency: configuration.run.maxInFlight, time: .system, logger: logger
-                    ) { uploader in
-                        let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
-                                                logger: logger, time: .system)
-                        var reporter = ProgressReporter(label: "samples", enabled: !quiet, time: .system)
-                        let report = try await engine.run(stop: stop) { reporter.update($0) }
-                        reporter.finish()
-                        return report
-                    }
+                    let report = try await ReportedSync.run(store: store, server: "http://127.0.0.1:\(port)",
+                                                            configuration: configuration, stop: stop,
+                                                            showProgress: !quiet, logger: logger)
                     let syncCPUSeconds = ProcessMemory.cpuSeconds() - cpuBefore
                     let syncMemory = ProcessMemory.now()
                     let sinkTables = await storage.tableBytes()

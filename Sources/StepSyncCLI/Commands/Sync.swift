@@ -158,18 +158,10 @@ extension StepSyncCommand {
                     FileHandle.standardError.write(Data("stepsync: --resend: \(requeued) intervals queued again\n".utf8))
                 }
                 return try await SignalHandlers.withStopOnSignals(stop) {
-                    try await HTTPUploader.withUploader(
-                        server: server, gzip: gzip, token: token, caCertificateFile: caCertificateFile,
-                        concurrency: configuration.run.maxInFlight, time: .system, logger: logger
-                    ) { uploader in
-                        let engine = SyncEngine(store: store, uploader: uploader, configuration: configuration,
-                                                logger: logger, time: .system)
-                        // The bar only without --json; the waits for the sink are said on stderr either way.
-                        var reporter = ProgressReporter(label: "samples", enabled: !json, time: .system)
-                        let report = try await engine.run(stop: stop) { reporter.update($0) }
-                        reporter.finish()
-                        return report
-                    }
+                    // The bar only without --json; the waits for the sink are said on stderr either way.
+                    try await ReportedSync.run(store: store, server: server, gzip: gzip, token: token,
+                                               caCertificateFile: caCertificateFile, configuration: configuration,
+                                               stop: stop, showProgress: !json, logger: logger)
                 }
             }
             if json, let gaveUp = report.gaveUp {
