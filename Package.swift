@@ -29,7 +29,9 @@ let package = Package(
         // Imported directly by the sink, the engine and the tests (they come with hummingbird and AHC anyway).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Up to the next minor: the binary COPY passes its format through `copyFrom`'s column names, which relies on
+        // how 1.33 builds the statement (`PostgresSampleStorage.binaryCopyColumns`).
+        .package(url: "https://github.com/vapor/postgres-nio.git", .upToNextMinor(from: "1.33.2")),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         // TLS: the sink's HTTPS (HummingbirdTLS) and the engine's trust roots (--cacert).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),

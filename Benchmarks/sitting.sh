@@ -1,6 +1,6 @@
 # Sourced by the sitting scripts (issue26.sh, issue36.sh): what every sitting records the same way.
 #   sitting_start NAME DEFAULT_ROUNDS   cd to Benchmarks/, set `out` (${NAME^^}_OUT or a new temporary folder),
-#                                       `rounds` (ROUNDS or the default), `tmp`, `here` and `log`; write
+#                                       `rounds` (ROUNDS or the default), `tmp` and `here`; write
 #                                       $out/header.txt: machine (CPU model), toolchain, source commit, start time
 #   sitting_binary                      set `stepsync`: $STEPSYNC, else a release build of this checkout; add it
 #                                       and the load (`uptime`) to the header

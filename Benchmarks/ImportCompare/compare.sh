@@ -6,7 +6,7 @@
 # shared), the best wall of each, and as its LAST line one JSON object for a table script:
 #   {"records":…,"stepsyncSeconds":…,"stepsyncCPUSeconds":…,"stepsyncMaxRSSMB":…,"stepsyncRecordsPerSecond":…,
 #    "h2sSeconds":…,"h2sCPUSeconds":…,"h2sMaxRSSMB":…,"h2sRecordsPerSecond":…,"ratio":…,"rounds":…,
-#    "roundRatios":[…],"worstRoundRatio":…,"cpu":"…"}
+#    "roundRatios":[…],"worstRoundRatio":…,"cpu":"…"} (the last two without a peer: null and absent)
 # Seconds are the best (lowest) wall clock of each; CPU and RSS are those of that best run, except stepsyncMaxRSSMB,
 # the highest peak RSS of every stepsync run (the memory bar is on the worst run). ratio = h2sSeconds / stepsyncSeconds;
 # roundRatios pairs each round's two runs (h2s wall ÷ stepsync wall), worstRoundRatio is the lowest of them.
@@ -60,7 +60,7 @@ done
 
 # The best (lowest wall) run of each, the highest stepsync RSS, and the JSON line.
 python3 - "$work" <<'PY'
-import json, os, sys
+import json, os, platform, sys
 work = sys.argv[1]
 def runs(label):
     path = os.path.join(work, label)
@@ -81,7 +81,7 @@ out = {
     "rounds": len(s),
     # Each round's own pair (the issue-36 bar holds in every round, not for the best of each).
     "roundRatios": [round(hr[0] / sr[0], 2) for sr, hr in zip(s, h)] if h else None,
-    "cpu": open("/proc/cpuinfo").read().split("model name")[1].split(":", 1)[1].split("\n")[0].strip(),
+    "cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine()),
 }
 if out["roundRatios"]:
     out["worstRoundRatio"] = min(out["roundRatios"])

@@ -94,14 +94,22 @@ copy_run() {  # shape round
 }
 
 rm -f "$W/runs.jsonl"; uptime
-for r in $(seq 1 $ROUNDS); do sink_run 3 $r; sink_run 30 $r; done
-# The peer's rows: what the sink stored, in time order, with the type key v3 adds.
-$PSQL -d sink3r1 -c "\\copy (SELECT 1, uuid, type, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id, source_version, device_name, device_model, details FROM samples ORDER BY start_at) TO '$W/rows-v2.tsv'"
-$PSQL -d sink3r1 -c "\\copy (SELECT 1, uuid, type, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id, source_version, device_name, device_model, details, ('x' || substr(md5(type), 1, 16))::bit(64)::bigint FROM samples ORDER BY start_at) TO '$W/rows-v3.tsv'"
-for r in $(seq 1 $ROUNDS); do copy_run v2 $r; copy_run v3 $r; done
+# A round is the sink at 3 and at 30 posters, then the raw COPYs, so each round's ratio compares runs minutes apart
+# at most. The peer's rows are what the first sink run stored, in time order, with the type key v3 adds.
+dump_rows() {
+  $PSQL -d sink3r1 -c "\\copy (SELECT 1, uuid, type, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id, source_version, device_name, device_model, details FROM samples ORDER BY start_at) TO '$W/rows-v2.tsv'"
+  $PSQL -d sink3r1 -c "\\copy (SELECT 1, uuid, type, start_at, end_at, utc_offset_seconds, value, unit, source_name, source_bundle_id, source_version, device_name, device_model, details, ('x' || substr(md5(type), 1, 16))::bit(64)::bigint FROM samples ORDER BY start_at) TO '$W/rows-v3.tsv'"
+}
+for r in $(seq 1 $ROUNDS); do
+  sink_run 3 $r
+  [ $r = 1 ] && dump_rows
+  sink_run 30 $r
+  copy_run v3 $r
+  copy_run v2 $r
+done
 uptime
 python3 - "$W/runs.jsonl" "$(cut -d, -f3- /proc/loadavg 2>/dev/null; awk '{print $1, $2, $3}' /proc/loadavg)" <<'PY'
-import json, sys
+import json, platform, sys
 runs = [json.loads(l) for l in open(sys.argv[1])]
 def best(pred):
     rs = [r for r in runs if pred(r)]
@@ -121,7 +129,7 @@ for n in (3, 30):
     ratios = [round(a / b, 2) for a, b in zip(sinks, copies) if b]
     out["posters%dRoundRatios" % n] = ratios
     out["posters%dWorstRatio" % n] = min(ratios) if ratios else None
-out["cpu"] = open("/proc/cpuinfo").read().split("model name")[1].split(":", 1)[1].split("\n")[0].strip()
+out["cpu"] = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
 out["loadAverage"] = sys.argv[2].split()[-3:]
 for n in (3, 30):
     print("%d posters: each round's ratio to raw COPY (v3): %s" % (n, ", ".join("%.2fx" % r for r in out["posters%dRoundRatios" % n])), file=sys.stderr)

@@ -16,7 +16,7 @@ pgticks() { local t=0; for p in $(pgrep -u postgres); do t=$((t + $(ticks $p)));
 post() { python3 "$HERE/post.py" http://127.0.0.1:$1 "$BODIES" $2 | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%7d samples/s %.3f s" % (d["samplesPerSecond"], d["seconds"]))'; }
 for conns in 3 30; do
   for round in 1 2; do
-    for method in copy insert; do
+    for method in copy copy-text insert; do
       TOKEN=$($S clients add "c$conns-$round-$method" --database $URL | tail -1)
       $S serve --port 18080 --database $URL --database-ingest $method >$W/serve.log 2>&1 & SP=$!
       until curl -s -o /dev/null http://127.0.0.1:18080/health; do sleep 0.1; done

@@ -25,13 +25,18 @@ struct PostgresInstant: PostgresNonThrowingEncodable, PostgresDecodable, Hashabl
         byteBuffer.writeInteger(Self.microseconds(milliseconds: milliseconds))
     }
 
-    /// `milliseconds` (UTC since 1970) as the server's microseconds since 2000-01-01. Instants are validated to years
-    /// 0001–9999 before they are stored; one outside is clamped to that range first (as the COPY text clamps its
-    /// year), so the arithmetic cannot overflow.
+    /// `milliseconds` (UTC since 1970) as the server's microseconds since 2000-01-01.
+    ///
+    /// Only what would overflow is clamped (beyond ±292,000 years), so a query's half-open bound past the last instant
+    /// (`Instants.max + 1`, as `LocalDays` and `ExportRange.all` give) keeps the sample at `Instants.max` inside it.
+    /// Stored instants are validated to years 0001–9999 long before this.
     @inline(__always)
     static func microseconds(milliseconds: Int64) -> Int64 {
-        (min(max(milliseconds, Instants.min), Instants.max) - epochOffsetMs) * 1000
+        (min(max(milliseconds, representable.lowerBound), representable.upperBound) - epochOffsetMs) * 1000
     }
+
+    /// The milliseconds whose microseconds since 2000 fit an `Int64`.
+    static let representable = (Int64.min / 1000 + epochOffsetMs)...(Int64.max / 1000 + epochOffsetMs)
 
     init<JSONDecoder: PostgresJSONDecoder>(from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat,
                                            context: PostgresDecodingContext<JSONDecoder>) throws {

@@ -169,7 +169,7 @@ extension PostgresSampleStorage {
     /// `COPY samples FROM STDIN` of `samples` (uuid-ordered), inside the caller's transaction: in the binary format
     /// unless the storage was configured with ``IngestMethod/copyText``.
     func copyIntoSamples(_ samples: [HealthSample], keys: [String: Int64], client: Int64,
-                                 on connection: PostgresConnection) async throws {
+                         on connection: PostgresConnection) async throws {
         guard configuration.ingest != .copyText else {
             try await connection.guardedCopyFrom(table: "samples", columns: Self.copyColumns, logger: logger) { writer in
                 try await Self.writeRows(samples, keys: keys, client: client, to: writer)
@@ -289,8 +289,8 @@ extension PostgresSampleStorage {
             while start < sorted.count {
                 let chunk = sorted[start..<min(start + Self.rowsPerStatement, sorted.count)]
                 start += chunk.count
-                var binds = PostgresBindings(capacity: chunk.count * 14 + 1)
-                binds.append(client)
+                var binds = InsertParameters(capacity: chunk.count * 14 + 1)
+                binds.integer(client)
                 var sql = "WITH inserted AS (INSERT INTO samples (client_id, \(Self.sampleColumns)) VALUES "
                 sql.reserveCapacity(sql.utf8.count + chunk.count * 120)
                 var n = 1
@@ -305,7 +305,7 @@ extension PostgresSampleStorage {
                                     client: nil, to: &binds)
                 }
                 sql += " ON CONFLICT (client_id, uuid) DO NOTHING RETURNING 1) SELECT count(*) FROM inserted"
-                let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds.bindings), logger: logger)
                 for try await value in rows.decode(Int.self) { total += value }
             }
             return total
@@ -344,13 +344,17 @@ extension UUID {
     }
 }
 
-/// The multi-row `INSERT`'s parameters of a row (``PostgresSampleStorage/IngestMethod/insert``).
-extension PostgresBindings: SampleRowWriter {
-    mutating func integer(_ value: Int64) { append(value) }
-    mutating func uuid(_ value: UUID) { append(value) }
-    mutating func text(_ value: String) { append(value) }
-    mutating func optionalText(_ value: String?) { append(value) }
-    mutating func instant(_ milliseconds: Int64) { append(PostgresInstant(milliseconds: milliseconds)) }
-    mutating func offset(_ seconds: Int32?) { append(seconds) }
-    mutating func value(_ value: Double) { append(value) }
+/// The multi-row `INSERT`'s parameters (``PostgresSampleStorage/IngestMethod/insert``), row after row.
+struct InsertParameters: SampleRowWriter {
+    private(set) var bindings: PostgresBindings
+
+    init(capacity: Int) { bindings = PostgresBindings(capacity: capacity) }
+
+    mutating func integer(_ value: Int64) { bindings.append(value) }
+    mutating func uuid(_ value: UUID) { bindings.append(value) }
+    mutating func text(_ value: String) { bindings.append(value) }
+    mutating func optionalText(_ value: String?) { bindings.append(value) }
+    mutating func instant(_ milliseconds: Int64) { bindings.append(PostgresInstant(milliseconds: milliseconds)) }
+    mutating func offset(_ seconds: Int32?) { bindings.append(seconds) }
+    mutating func value(_ value: Double) { bindings.append(value) }
 }

@@ -17,7 +17,7 @@ import Synchronization
 /// shutting down, or no connection within ``Configuration/leaseTimeout`` throws an *unavailable*
 /// ``PostgresStorageError`` (the sink answers 503 with `Retry-After`; nothing was acknowledged and resending is safe).
 public final class PostgresSampleStorage: Sendable {
-    /// How a batch of samples enters the table (both measured in `Planning/postgres.md`).
+    /// How a batch of samples enters the table (each measured in `Planning/postgres.md`).
     public enum IngestMethod: String, Sendable, CaseIterable {
         /// `COPY` straight into `samples` in uuid order, in the binary format (``CopyBinary``); a batch holding a
         /// uuid already stored (SQLSTATE 23505) is rolled back and takes ``copyStaging`` (the default since schema v3,

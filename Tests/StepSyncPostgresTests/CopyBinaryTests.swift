@@ -45,13 +45,34 @@ struct CopyBinaryTests {
         #expect(buffer.readableBytes == 0)
     }
 
-    @Test("instants become microseconds since 2000-01-01, clamped to years 0001-9999 (no overflow)")
+    @Test("instants become microseconds since 2000-01-01; a bound past the last instant is not clamped, overflow is")
     func instants() {
         #expect(PostgresInstant.microseconds(milliseconds: 0) == -946_684_800_000_000)
         #expect(PostgresInstant.microseconds(milliseconds: 946_684_800_000) == 0)
         #expect(PostgresInstant.microseconds(milliseconds: Instants.max) == Instants.max * 1000 - 946_684_800_000_000)
-        #expect(PostgresInstant.microseconds(milliseconds: .max) == PostgresInstant.microseconds(milliseconds: Instants.max))
-        #expect(PostgresInstant.microseconds(milliseconds: .min) == PostgresInstant.microseconds(milliseconds: Instants.min))
+        // A half-open query bound just past 9999-12-31T23:59:59.999Z stays past it (the sample at the last instant
+        // stays inside `start_at < bound`).
+        #expect(PostgresInstant.microseconds(milliseconds: Instants.max + 1)
+                == PostgresInstant.microseconds(milliseconds: Instants.max) + 1000)
+        #expect(PostgresInstant.microseconds(milliseconds: Instants.min - 1)
+                == PostgresInstant.microseconds(milliseconds: Instants.min) - 1000)
+        // No overflow at the extremes of Int64.
+        #expect(PostgresInstant.microseconds(milliseconds: .max) <= .max)
+        #expect(PostgresInstant.microseconds(milliseconds: .min) >= .min)
+        #expect(PostgresInstant.microseconds(milliseconds: .max) > PostgresInstant.microseconds(milliseconds: Instants.max))
+    }
+
+    @Test("a row of the longest fields takes exactly its reservation: 122 bytes and the texts")
+    func longestRow() {
+        let text = String(repeating: "\t\\é", count: 100)
+        let sample = HealthSample(uuid: UUID(), type: SampleType(text), startMs: Instants.min, endMs: Instants.max,
+                                  utcOffsetSeconds: .min, value: -.greatestFiniteMagnitude, unit: text,
+                                  sourceName: text, sourceBundleId: text, sourceVersion: text, deviceName: text,
+                                  deviceModel: text, details: text)
+        var buffer = ByteBuffer()
+        CopyBinary.appendRow(sample, typeKey: .min, client: .max, to: &buffer)
+        #expect(buffer.readableBytes == 122 + SampleRow.textBytes(sample))
+        #expect(SampleRow.textBytes(sample) == 8 * text.utf8.count)
     }
 
     @Test("the stream starts with PostgreSQL's signature and ends with the field count -1")

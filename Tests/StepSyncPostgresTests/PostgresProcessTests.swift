@@ -159,8 +159,15 @@ struct PostgresProcessTests {
                 }
                 guard grew else { break }
                 kill(sync.pid, SIGSTOP)
+                let rows = try await Self.rows(server, url)
+                // Every row may have gone in between the poll and the stop (a fast machine's last requests): then
+                // there is nothing left for a kill to cut.
+                guard rows < 8_000 else {
+                    kill(sync.pid, SIGCONT)
+                    break
+                }
                 kills += 1
-                rowsAtKill.append(try await Self.rows(server, url))
+                rowsAtKill.append(rows)
                 kill(serve.pid, SIGKILL)
                 _ = try await serve.wait()
                 serve = try await StepSyncProcess.serve(url: url, port: port)

@@ -97,6 +97,13 @@ struct PostgresStorageTests {
                 #expect(back == sample)
                 #expect(back.value.bitPattern == sample.value.bitPattern, "\(sample.value)")
             }
+            // A half-open bound just past the last instant keeps the samples that start at it (query bounds are not
+            // clamped to the stored range).
+            let edge = try await storage.page(client: owner.id, type: .heartRate, after: nil, from: Instants.max - 999,
+                                              to: Instants.max + 1, limit: 100)
+            let atEdge = Set(samples.filter { $0.startMs >= Instants.max - 999 }.map(\.uuid))
+            #expect(atEdge.count >= 2)
+            #expect(Set(edge.samples.map(\.uuid)) == atEdge)
         }
     }
 
