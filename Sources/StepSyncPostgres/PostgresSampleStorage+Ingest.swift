@@ -170,14 +170,14 @@ extension PostgresSampleStorage {
     /// unless the storage was configured with ``IngestMethod/copyText``.
     func copyIntoSamples(_ samples: [HealthSample], keys: [String: Int64], client: Int64,
                          on connection: PostgresConnection) async throws {
-        guard configuration.ingest != .copyText else {
-            try await connection.guardedCopyFrom(table: "samples", columns: Self.copyColumns, logger: logger) { writer in
+        let binary = configuration.ingest != .copyText
+        try await connection.guardedCopyFrom(table: "samples", columns: binary ? Self.binaryCopyColumns : Self.copyColumns,
+                                             logger: logger) { writer in
+            if binary {
+                try await Self.writeBinaryRows(samples, keys: keys, client: client, to: writer)
+            } else {
                 try await Self.writeRows(samples, keys: keys, client: client, to: writer)
             }
-            return
-        }
-        try await connection.guardedCopyFrom(table: "samples", columns: Self.binaryCopyColumns, logger: logger) { writer in
-            try await Self.writeBinaryRows(samples, keys: keys, client: client, to: writer)
         }
     }
 

@@ -177,7 +177,8 @@ struct PostgresProcessTests {
             let (status, report) = try await Self.finish(sync, rerunning: arguments)
             #expect(status == 0, "\(sync.stderr.suffix(800))")
             #expect(first.process.terminationReason == .uncaughtSignal && first.process.terminationStatus == SIGKILL)
-            #expect(kills >= 2 && rowsAtKill.allSatisfy { $0 < 8_000 }, "kills at rows \(rowsAtKill): the sync ended first")
+            // A kill happens only while rows are left (above), so two kills mean two cuts mid-sync.
+            #expect(kills >= 2, "kills at rows \(rowsAtKill): the sync ended first")
             let json = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
             #expect(json?["failed"] as? Int == 0 && json?["complete"] as? Bool == true, "\(report)")
             #expect(try await SinkCaller(port: port, token: token).storedUUIDs() == fixture.storeUUIDs)
