@@ -21,7 +21,7 @@ extension PostgresSampleStorage {
             let unique = last.count == samples.count
                 ? samples : samples.enumerated().filter { last[$0.element.uuid] == $0.offset }.map(\.element)
             let (inserted, replaced) = try await self.replace(unique, client: id)
-            return ReplaceOutcome(inserted: inserted, replaced: replaced, duplicates: samples.count - inserted - replaced)
+            return ReplaceOutcome(given: samples.count, inserted: inserted, replaced: replaced)
         }
     }
 

@@ -8,11 +8,17 @@ public struct ReplaceOutcome: Hashable, Sendable {
     /// Samples already stored as they are (or repeated within the call, the last one kept).
     public var duplicates: Int
 
-    /// Creates an outcome.
-    public init(inserted: Int, replaced: Int, duplicates: Int) {
+    /// The outcome of a call given `given` samples, of which it stored `inserted` and replaced `replaced`: the rest
+    /// are duplicates.
+    public init(given: Int, inserted: Int, replaced: Int) {
+        duplicates = given - inserted - replaced
         self.inserted = inserted
         self.replaced = replaced
-        self.duplicates = duplicates
+    }
+
+    /// The outcome of no call yet: all zero, to ``add(_:)`` to.
+    public init() {
+        self.init(given: 0, inserted: 0, replaced: 0)
     }
 
     /// Adds `other`'s counts (a request stored in several calls).

@@ -51,7 +51,7 @@ extension SampleStorage {
         }
         let outcome = try await insert(unique, for: client)
         let replacedNow = min(replaced, outcome.inserted)
-        return ReplaceOutcome(inserted: outcome.inserted - replacedNow, replaced: replacedNow,
-                              duplicates: outcome.duplicates + samples.count - unique.count)
+        // `outcome.inserted + outcome.duplicates` is `unique.count`; the repeats within the call are duplicates too.
+        return ReplaceOutcome(given: samples.count, inserted: outcome.inserted - replacedNow, replaced: replacedNow)
     }
 }

@@ -25,15 +25,15 @@ struct ReplaceParityTests {
     /// The rounds, each a batch and the outcome it must give.
     static let rounds: [(batch: [HealthSample], outcome: ReplaceOutcome)] = [
         // Three new samples; the third repeated in the batch (the last kept, the first a duplicate).
-        ([sample(1, 10), sample(2, 20), sample(3, 30), sample(3, 31)], ReplaceOutcome(inserted: 3, replaced: 0, duplicates: 1)),
+        ([sample(1, 10), sample(2, 20), sample(3, 30), sample(3, 31)], ReplaceOutcome(given: 4, inserted: 3, replaced: 0)),
         // The same again: all duplicates.
-        ([sample(1, 10), sample(2, 20), sample(3, 31)], ReplaceOutcome(inserted: 0, replaced: 0, duplicates: 3)),
+        ([sample(1, 10), sample(2, 20), sample(3, 31)], ReplaceOutcome(given: 3, inserted: 0, replaced: 0)),
         // A grown value and a longer end: each replaced whole; another source alone changes nothing (kept); one new.
         ([sample(1, 15), sample(2, 20, end: 120_000), sample(3, 31, source: "Anna’s Apple Watch"),
-          sample(4, 40)], ReplaceOutcome(inserted: 1, replaced: 2, duplicates: 1)),
+          sample(4, 40)], ReplaceOutcome(given: 4, inserted: 1, replaced: 2)),
         // Same uuid, another type: not a replacement (a duplicate); a repeat whose last value is the stored one.
         ([sample(1, 99, type: .heartRate, unit: "count/min"), sample(4, 41), sample(4, 40)],
-         ReplaceOutcome(inserted: 0, replaced: 0, duplicates: 3)),
+         ReplaceOutcome(given: 3, inserted: 0, replaced: 0)),
     ]
 
     /// What each storage answers for the rounds, and the samples it keeps (by uuid).

@@ -5,29 +5,17 @@ extension StepSyncCommand.Chunks {
     /// cumulative types, neither otherwise; `lastError` is `null` until an attempt failed.
     struct IntervalReport: Encodable {
         var id: Int64
-        var type: String
-        var kind: String
-        var start: String
-        var end: String
-        var samples: Int
-        var status: String
+        var type, kind, start, end, status: String
+        var samples, attempts: Int
         var oversize: Bool
-        var attempts: Int
         var lastError: JSONNullable<String>
-        var steps: Double?
-        var sum: Double?
+        var steps, sum: Double?
 
         init(_ interval: SyncInterval) {
-            id = interval.id
-            type = interval.type.rawValue
-            kind = StepSyncCommand.Chunks.kindName(interval)
-            start = ISO8601Millis.format(interval.range.start)
-            end = ISO8601Millis.format(interval.range.end)
-            samples = interval.samples
-            status = interval.status.rawValue
-            oversize = interval.oversize
-            attempts = interval.attempts
-            lastError = JSONNullable(interval.lastError)
+            (id, type, kind) = (interval.id, interval.type.rawValue, StepSyncCommand.Chunks.kindName(interval))
+            (start, end) = (ISO8601Millis.format(interval.range.start), ISO8601Millis.format(interval.range.end))
+            (samples, status, oversize) = (interval.samples, interval.status.rawValue, interval.oversize)
+            (attempts, lastError) = (interval.attempts, JSONNullable(interval.lastError))
             if interval.kind == .samples {
                 if interval.type == .stepCount {
                     steps = interval.steps

@@ -47,11 +47,8 @@ extension StepSyncCommand {
         /// What the demo found for one type.
         struct TypeFigures {
             var type: SampleType
-            var samples = 0
-            var steps = 0.0
-            var intervals = 0
-            var largestSteps = 0.0
-            var oversize = 0
+            var samples = 0, steps = 0.0
+            var intervals = 0, largestSteps = 0.0, oversize = 0
             var store = UUIDSetDigest()
             var sink = UUIDSetDigest()
             var exact: Bool { store == sink && store.count == samples }
@@ -176,17 +173,19 @@ extension StepSyncCommand {
             if keep { say("kept \(root)") }
 
             if json {
-                try JSONOutput.print(DemoReport(
-                    dataDir: keep ? root : nil, profile: profile.rawValue, years: years, seed: seed,
+                try JSONOutput.print(DemoReport(figures: StageFigures(
+                    dataDir: JSONNullable(keep ? root : nil), profile: profile.rawValue, seed: seed, years: years,
                     concurrency: configuration.run.concurrency, requestSamples: configuration.run.maxSamplesPerRequest,
-                    samples: figures.reduce(0) { $0 + $1.samples }, steps: Int64((stepFigures?.steps ?? 0).rounded()),
-                    generateSeconds: generated.seconds, intervals: intervals, lowerBound: lowerBound,
-                    largestSteps: stepFigures?.largestSteps ?? 0, queries: queries, layerSeconds: layerSeconds,
-                    sync: report, syncCPUSeconds: syncCPUSeconds, maxRSSMegabytes: ProcessMemory.peakResidentMegabytes(),
+                    samples: figures.reduce(0) { $0 + $1.samples }, intervals: intervals, lowerBound: lowerBound,
+                    queries: queries, steps: Int64((stepFigures?.steps ?? 0).rounded()),
+                    generateSeconds: generated.seconds, largestSteps: stepFigures?.largestSteps ?? 0,
+                    layerSeconds: layerSeconds, syncCPUSeconds: syncCPUSeconds,
+                    maxRSSMegabytes: ProcessMemory.peakResidentMegabytes(), checkSeconds: verifySeconds,
                     memory: Dictionary(uniqueKeysWithValues: memory.map { ($0.stage, $0.figures.json) }),
                     sinkIndexBytes: sinkTables.index, sinkSlotBytes: sinkTables.slots,
-                    sinkSamples: figures.reduce(0) { $0 + $1.sink.count }, checkSeconds: verifySeconds, exact: exact,
-                    types: Dictionary(uniqueKeysWithValues: figures.map { ($0.type.rawValue, DemoReport.TypeEntry($0)) })))
+                    sinkSamples: figures.reduce(0) { $0 + $1.sink.count }, exact: exact,
+                    types: Dictionary(uniqueKeysWithValues: figures.map { ($0.type.rawValue, TypeEntry($0)) })),
+                    sync: SyncFigures(report)))
             }
             if !exact { throw ExitCode.failure }
         }

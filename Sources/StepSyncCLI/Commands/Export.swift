@@ -158,13 +158,10 @@ extension StepSyncCommand {
         /// `export --json` (`docs/json/export.schema.json`): what was written where; `from` and `to` are `null` for
         /// an open end.
         struct JSONReport: Encodable {
-            var type: String
-            var format: String
-            var samples: Int64
-            var bytes: Int64
+            var type, format: String
+            var samples, bytes: Int64
             var file: String
-            var from: JSONNullable<String>
-            var to: JSONNullable<String>
+            var from, to: JSONNullable<String>
             var seconds: Double
         }
 

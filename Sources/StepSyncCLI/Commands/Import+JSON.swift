@@ -8,54 +8,33 @@ extension StepSyncCommand.Import {
     struct JSONReport: Encodable {
         var file: String
         var entry: String?
-        var samples: Int
-        var stepSamples: Int
+        var samples, stepSamples, workouts, duplicates, previouslyDeleted, restored: Int
         var steps: Int64
-        var workouts: Int
-        var duplicates: Int
-        var previouslyDeleted: Int
-        var restored: Int
-        var recordsRead: Int
+        var recordsRead, nestedRecords: Int
         var types: [String: TypeCounts]
-        var skipped: [String: Int]
+        var skipped, otherElements: [String: Int]
         var skippedRecords: [Skipped]
-        var otherElements: [String: Int]
-        var nestedRecords: Int
-        var routes: Int
-        var routePoints: Int
-        var orphanRoutes: Int
-        var electrocardiograms: Int
+        var routes, routePoints, orphanRoutes, electrocardiograms: Int
         var bytes: Int64
-        var seconds: Double
-        var recordsPerSecond: Double
+        var seconds, recordsPerSecond: Double
 
         /// One type's records read and new samples.
         struct TypeCounts: Encodable {
-            var recordsRead: Int
-            var samples: Int
+            var recordsRead, samples: Int
         }
 
         /// One of the first records left out: where, what and why.
         struct Skipped: Encodable {
             var line: Int
-            var element: String
-            var reason: String
-            var detail: String
-            var type: String?
-            var file: String?
+            var element, reason, detail: String
+            var type, file: String?
         }
 
         init(_ s: ImportSummary) {
-            file = s.file
-            entry = s.entry
-            samples = s.inserted
-            stepSamples = s.insertedStepSamples
+            (file, entry, recordsRead, nestedRecords) = (s.file, s.entry, s.recordsRead, s.nestedRecords)
+            (samples, stepSamples, workouts) = (s.inserted, s.insertedStepSamples, s.insertedWorkouts)
+            (duplicates, previouslyDeleted, restored) = (s.duplicates, s.previouslyDeleted, s.restored)
             steps = Int64(s.insertedSteps.rounded())
-            workouts = s.insertedWorkouts
-            duplicates = s.duplicates
-            previouslyDeleted = s.previouslyDeleted
-            restored = s.restored
-            recordsRead = s.recordsRead
             types = Dictionary(uniqueKeysWithValues: s.recordsByType.map { type, read in
                 (type.rawValue, TypeCounts(recordsRead: read, samples: s.insertedByType[type] ?? 0))
             })
@@ -65,14 +44,9 @@ extension StepSyncCommand.Import {
                         type: skip.type, file: skip.file)
             }
             otherElements = s.otherElements
-            nestedRecords = s.nestedRecords
-            routes = s.routes
-            routePoints = s.routePoints
-            orphanRoutes = s.orphanRoutes
+            (routes, routePoints, orphanRoutes) = (s.routes, s.routePoints, s.orphanRoutes)
             electrocardiograms = s.electrocardiograms
-            bytes = s.bytesRead
-            seconds = s.seconds
-            recordsPerSecond = s.recordsPerSecond
+            (bytes, seconds, recordsPerSecond) = (s.bytesRead, s.seconds, s.recordsPerSecond)
         }
     }
 }

@@ -88,10 +88,10 @@ extension StepSyncCommand {
                 try JSONOutput.print(JSONReport(
                     intervals: report.intervals.count, totalIntervals: ledger.overall.intervals,
                     appended: report.appended, deltas: report.deltas, deletionIntervals: report.deletionIntervals,
-                    deletedSamples: report.deletedSamples, steps: stepSum,
+                    deletedSamples: report.deletedSamples,
                     samples: sampleIntervals.reduce(0) { $0 + $1.samples }, oversize: sampleIntervals.filter(\.oversize).count,
-                    queries: report.queries, seconds: seconds, maxSteps: maxSteps, maxSamples: maxSamples,
-                    lowerBound: lowerBound, anchor: report.anchor, upToDate: report.upToDate,
+                    queries: report.queries, maxSteps: maxSteps, maxSamples: maxSamples, lowerBound: lowerBound,
+                    steps: stepSum, seconds: seconds, anchor: report.anchor, upToDate: report.upToDate,
                     types: Dictionary(uniqueKeysWithValues: report.types.map { ($0.type.rawValue, TypeReport($0)) }),
                     largestSteps: largest?.steps, start: first.map { ISO8601Millis.format($0) },
                     end: first == nil ? nil : last.map { ISO8601Millis.format($0) }))

@@ -9,8 +9,7 @@ extension StepSyncCommand.Stats {
         var steps: Int64
         var types: [String: Figures]
         /// The first and the last start over every type, when there are samples.
-        var first: String?
-        var last: String?
+        var first, last: String?
 
         init(_ statistics: [SampleStatistics]) {
             let types = StepSyncCommand.Stats.byType(statistics)
@@ -28,8 +27,7 @@ extension StepSyncCommand.Stats {
                 return (totals.type.rawValue, entry)
             })
             if let first = statistics.map(\.firstStartMs).min(), let last = statistics.map(\.lastStartMs).max() {
-                self.first = ISO8601Millis.format(first)
-                self.last = ISO8601Millis.format(last)
+                (self.first, self.last) = (ISO8601Millis.format(first), ISO8601Millis.format(last))
             }
         }
     }
@@ -39,20 +37,13 @@ extension StepSyncCommand.Stats {
     /// (series). `values: false` leaves out the value figures (a type recorded in several units). A type adds
     /// `units` and `sources`, a source its `source` and `unit`.
     struct Figures: Encodable {
-        var kind: String
+        var kind, first, last: String
         var samples: Int
-        var first: String
-        var last: String
-        var sum: Double?
-        var min: Double?
-        var average: Double?
-        var max: Double?
-        var durationSeconds: Double?
+        var sum, min, average, max, durationSeconds: Double?
         var points: Int?
         var units: [String]?
         var sources: [Figures]?
-        var source: String?
-        var unit: String?
+        var source, unit: String?
 
         init(_ s: SampleStatistics, values: Bool) {
             kind = s.kind.rawValue
@@ -63,11 +54,7 @@ extension StepSyncCommand.Stats {
             case .cumulative:
                 if values { sum = s.sum }
             case .discrete:
-                if values {
-                    min = s.minimum
-                    average = s.average
-                    max = s.maximum
-                }
+                if values { (min, average, max) = (s.minimum, s.average, s.maximum) }
             case .category, .workout:
                 durationSeconds = Double(s.durationMs) / 1000
             case .series:

@@ -28,49 +28,25 @@ extension StepSyncCommand.Status {
     /// A summary's counts by status; `steps` for step counts (and for the overall counts); `sum` for another
     /// cumulative type; `kind` for a type.
     struct Counts: Encodable {
-        var intervals: Int
-        var pending: Int
-        var inFlight: Int
-        var synced: Int
-        var failed: Int
-        var oversize: Int
-        var samples: Int
-        var syncedSamples: Int
-        var deletions: Int
-        var syncedDeletions: Int
-        var storeSamples: Int
-        var sinkSamples: Int
+        var intervals, pending, inFlight, synced, failed, oversize: Int
+        var samples, syncedSamples, deletions, syncedDeletions, storeSamples, sinkSamples: Int
         var kind: String?
-        var steps: Double?
-        var syncedSteps: Double?
-        var sum: Double?
-        var syncedSum: Double?
+        var steps, syncedSteps, sum, syncedSum: Double?
 
         init(_ s: IntervalSummary, type: SampleType?) {
-            intervals = s.intervals
-            pending = s.pending
-            inFlight = s.inFlight
-            synced = s.synced
-            failed = s.failed
-            oversize = s.oversize
-            samples = s.samples
-            syncedSamples = s.syncedSamples
-            deletions = s.deletions
-            syncedDeletions = s.syncedDeletions
-            storeSamples = s.storeSamples
-            sinkSamples = s.sinkSamples
+            (intervals, pending, inFlight, synced, failed, oversize) =
+                (s.intervals, s.pending, s.inFlight, s.synced, s.failed, s.oversize)
+            (samples, syncedSamples, deletions, syncedDeletions, storeSamples, sinkSamples) =
+                (s.samples, s.syncedSamples, s.deletions, s.syncedDeletions, s.storeSamples, s.sinkSamples)
             if let type {
                 kind = type.kind.rawValue
                 if type == .stepCount {
-                    steps = s.steps
-                    syncedSteps = s.syncedSteps
+                    (steps, syncedSteps) = (s.steps, s.syncedSteps)
                 } else if type.kind == .cumulative {
-                    sum = s.sum
-                    syncedSum = s.syncedSum
+                    (sum, syncedSum) = (s.sum, s.syncedSum)
                 }
             } else {
-                steps = s.steps
-                syncedSteps = s.syncedSteps
+                (steps, syncedSteps) = (s.steps, s.syncedSteps)
             }
         }
     }

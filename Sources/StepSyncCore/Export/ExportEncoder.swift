@@ -12,9 +12,13 @@
 /// - NDJSON: an object per line with the columns as keys in the same order; an absent value is `null`; `details` is
 ///   the JSON object itself, not a string.
 public enum ExportEncoder {
-    /// The column names (CSV header, NDJSON keys), in order.
-    public static let columns = ["uuid", "type", "start", "end", "value", "unit", "source", "sourceBundleId",
-                                 "sourceVersion", "device", "deviceModel", "utcOffsetSeconds", "details"]
+    /// The column names (CSV header, NDJSON keys), in order (``ExportColumn``).
+    public static let columns = ExportColumn.all.map(\.rawValue)
+
+    /// Each column's NDJSON key with what goes before it: `{"uuid":`, `,"type":`, ….
+    private static let ndjsonKeys: [[UInt8]] = columns.enumerated().map { index, name in
+        Array("\(index == 0 ? "{" : ",")\"\(name)\":".utf8)
+    }
 
     /// What a body in `format` begins with: the CSV header row, nothing for NDJSON.
     public static func header(_ format: ExportFormat) -> [UInt8] {
@@ -44,72 +48,45 @@ public enum ExportEncoder {
     // MARK: - CSV
 
     static func appendCSVRow(_ sample: HealthSample, to out: inout [UInt8]) {
-        let comma = UInt8(ascii: ",")
-        WireEncoder.appendUUID(sample.uuid, to: &out)
-        out.append(comma)
-        CSVField.append(sample.type.rawValue, to: &out)
-        out.append(comma)
-        WireEncoder.appendDate(sample.startMs, to: &out)
-        out.append(comma)
-        WireEncoder.appendDate(sample.endMs, to: &out)
-        out.append(comma)
-        JSONBytes.appendNumber(sample.value, to: &out)
-        out.append(comma)
-        CSVField.append(sample.unit, to: &out)
-        out.append(comma)
-        CSVField.append(sample.sourceName, to: &out)
-        out.append(comma)
-        CSVField.append(sample.sourceBundleId, to: &out)
-        out.append(comma)
-        CSVField.append(sample.sourceVersion, to: &out)
-        out.append(comma)
-        CSVField.append(sample.deviceName, to: &out)
-        out.append(comma)
-        CSVField.append(sample.deviceModel, to: &out)
-        out.append(comma)
-        if let offset = sample.utcOffsetSeconds { JSONBytes.appendInteger(Int64(offset), to: &out) }
-        out.append(comma)
-        CSVField.append(sample.details, to: &out)
+        for column in ExportColumn.all {
+            if column != .uuid { out.append(UInt8(ascii: ",")) }
+            switch column.cell(of: sample) {
+            case .uuid(let uuid): WireEncoder.appendUUID(uuid, to: &out)
+            case .instant(let ms): WireEncoder.appendDate(ms, to: &out)
+            case .number(let value): JSONBytes.appendNumber(value, to: &out)
+            case .integer(let value): if let value { JSONBytes.appendInteger(value, to: &out) }
+            case .text(let text), .json(let text): CSVField.append(text, to: &out)
+            }
+        }
         out.append(UInt8(ascii: "\n"))
     }
 
     // MARK: - NDJSON
 
     static func appendNDJSONLine(_ sample: HealthSample, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"uuid":""#.utf8)
-        WireEncoder.appendUUID(sample.uuid, to: &out)
-        out.append(contentsOf: #"","type":"#.utf8)
-        JSONBytes.appendString(sample.type.rawValue, to: &out)
-        out.append(contentsOf: #","start":""#.utf8)
-        WireEncoder.appendDate(sample.startMs, to: &out)
-        out.append(contentsOf: #"","end":""#.utf8)
-        WireEncoder.appendDate(sample.endMs, to: &out)
-        out.append(contentsOf: #"","value":"#.utf8)
-        JSONBytes.appendNumber(sample.value, to: &out)
-        out.append(contentsOf: #","unit":"#.utf8)
-        JSONBytes.appendString(sample.unit, to: &out)
-        out.append(contentsOf: #","source":"#.utf8)
-        JSONBytes.appendString(sample.sourceName, to: &out)
-        out.append(contentsOf: #","sourceBundleId":"#.utf8)
-        JSONBytes.appendString(sample.sourceBundleId, to: &out)
-        out.append(contentsOf: #","sourceVersion":"#.utf8)
-        appendOptionalString(sample.sourceVersion, to: &out)
-        out.append(contentsOf: #","device":"#.utf8)
-        appendOptionalString(sample.deviceName, to: &out)
-        out.append(contentsOf: #","deviceModel":"#.utf8)
-        appendOptionalString(sample.deviceModel, to: &out)
-        out.append(contentsOf: #","utcOffsetSeconds":"#.utf8)
-        if let offset = sample.utcOffsetSeconds {
-            JSONBytes.appendInteger(Int64(offset), to: &out)
-        } else {
-            out.append(contentsOf: "null".utf8)
-        }
-        out.append(contentsOf: #","details":"#.utf8)
-        // Stored details are one JSON object (checked at every door), written as is.
-        if let details = sample.details, !details.isEmpty {
-            out.append(contentsOf: details.utf8)
-        } else {
-            out.append(contentsOf: "null".utf8)
+        for (index, column) in ExportColumn.all.enumerated() {
+            out.append(contentsOf: ndjsonKeys[index])
+            switch column.cell(of: sample) {
+            case .uuid(let uuid):
+                out.append(UInt8(ascii: "\""))
+                WireEncoder.appendUUID(uuid, to: &out)
+                out.append(UInt8(ascii: "\""))
+            case .instant(let ms):
+                out.append(UInt8(ascii: "\""))
+                WireEncoder.appendDate(ms, to: &out)
+                out.append(UInt8(ascii: "\""))
+            case .number(let value): JSONBytes.appendNumber(value, to: &out)
+            case .integer(let value):
+                if let value { JSONBytes.appendInteger(value, to: &out) } else { out.append(contentsOf: "null".utf8) }
+            case .text(let text): appendOptionalString(text, to: &out)
+            case .json(let text):
+                // Stored details are one JSON object (checked at every door), written as is.
+                if let text, !text.isEmpty {
+                    out.append(contentsOf: text.utf8)
+                } else {
+                    out.append(contentsOf: "null".utf8)
+                }
+            }
         }
         out.append(contentsOf: "}\n".utf8)
     }

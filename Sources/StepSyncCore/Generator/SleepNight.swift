@@ -12,21 +12,11 @@
 /// before, it wrote blocks of `AsleepUnspecified` (1) with gaps where the person was awake. Either way one `InBed`
 /// (0) sample spans the time in bed. Everything comes from a stream seeded by (seed, evening's day).
 struct SleepNight {
-    /// One stage: `[startMs, endMs)` with its HealthKit category code.
+    /// One stage: `[startMs, endMs)` with its HealthKit sleep stage.
     struct Stage: Hashable {
         var startMs: Int64
         var endMs: Int64
-        var code: Int
-    }
-
-    /// The HealthKit sleep-analysis codes.
-    enum Code {
-        static let inBed = 0
-        static let asleepUnspecified = 1
-        static let awake = 2
-        static let asleepCore = 3
-        static let asleepDeep = 4
-        static let asleepREM = 5
+        var stage: SleepStage
     }
 
     /// The first night with stages (watchOS 9).
@@ -71,18 +61,18 @@ struct SleepNight {
         var stages: [Stage] = []
         var t = onset
         var cycle = 0
-        func add(_ code: Int, minutes: Int, rng: inout Xoshiro256StarStar) {
+        func add(_ stage: SleepStage, minutes: Int, rng: inout Xoshiro256StarStar) {
             guard minutes > 0, t < end else { return }
             let until = min(end, t + Int64(minutes) * 60_000 + Int64(rng.int(0...59_999)))
-            stages.append(Stage(startMs: t, endMs: until, code: code))
+            stages.append(Stage(startMs: t, endMs: until, stage: stage))
             t = until
         }
         while t < end {
-            add(Code.asleepCore, minutes: rng.int(10...30), rng: &rng)
-            add(Code.asleepDeep, minutes: cycle < 2 ? rng.int(20...45) : cycle < 3 ? rng.int(5...20) : rng.int(0...6), rng: &rng)
-            add(Code.asleepCore, minutes: rng.int(5...20), rng: &rng)
-            add(Code.asleepREM, minutes: cycle == 0 ? rng.int(3...12) : rng.int(10...30) + 3 * min(cycle, 4), rng: &rng)
-            if rng.chance(0.45) { add(Code.awake, minutes: rng.int(1...6), rng: &rng) }
+            add(.asleepCore, minutes: rng.int(10...30), rng: &rng)
+            add(.asleepDeep, minutes: cycle < 2 ? rng.int(20...45) : cycle < 3 ? rng.int(5...20) : rng.int(0...6), rng: &rng)
+            add(.asleepCore, minutes: rng.int(5...20), rng: &rng)
+            add(.asleepREM, minutes: cycle == 0 ? rng.int(3...12) : rng.int(10...30) + 3 * min(cycle, 4), rng: &rng)
+            if rng.chance(0.45) { add(.awake, minutes: rng.int(1...6), rng: &rng) }
             cycle += 1
         }
         return stages
@@ -95,24 +85,24 @@ struct SleepNight {
         var rng = Xoshiro256StarStar(seed: SplitMix64.hash(seed, RealisticTypesRecorder.Salt.sleepUUIDs, evening.daysSinceEpoch))
         var out: [HealthSample] = []
         out.reserveCapacity(stages.count + 1)
-        func add(_ startMs: Int64, _ endMs: Int64, _ code: Int) {
-            out.append(watch.sample(.sleep, uuid: rng.uuid(), startMs: startMs, endMs: endMs, value: Double(code),
+        func add(_ startMs: Int64, _ endMs: Int64, _ stage: SleepStage) {
+            out.append(watch.sample(.sleep, uuid: rng.uuid(), startMs: startMs, endMs: endMs, value: Double(stage.rawValue),
                                     year: evening.year))
         }
-        add(bedMs, outOfBedMs, Code.inBed)
+        add(bedMs, outOfBedMs, .inBed)
         if evening >= Self.firstNightWithStages {
-            for stage in stages { add(stage.startMs, stage.endMs, stage.code) }
+            for stage in stages { add(stage.startMs, stage.endMs, stage.stage) }
         } else {
             var block: (start: Int64, end: Int64)?
             for stage in stages {
-                if stage.code == Code.awake {
-                    if let b = block { add(b.start, b.end, Code.asleepUnspecified) }
+                if stage.stage == .awake {
+                    if let b = block { add(b.start, b.end, .asleepUnspecified) }
                     block = nil
                 } else {
                     block = (block?.start ?? stage.startMs, stage.endMs)
                 }
             }
-            if let b = block { add(b.start, b.end, Code.asleepUnspecified) }
+            if let b = block { add(b.start, b.end, .asleepUnspecified) }
         }
         return out
     }

@@ -69,7 +69,7 @@ extension SinkResponder {
         // the storage writes, and at most two batches are held.
         var (batch, cursor, reading) = Self.readBatch(of: body, map: map, reader: reader, cursor: HAEBodyCursor(),
                                                       reading: HAEReading(map))
-        var outcome = ReplaceOutcome(inserted: 0, replaced: 0, duplicates: 0)
+        var outcome = ReplaceOutcome()
         while !cursor.isAtEnd(of: map) {
             async let following = Self.readBatch(of: body, map: map, reader: reader, cursor: cursor, reading: reading)
             if !batch.isEmpty { outcome.add(try await storage.insertReplacing(batch, for: client)) }
