@@ -30,17 +30,7 @@ extension StepSyncCommand {
         @Option(name: .customLong("uuid"), parsing: .upToNextOption, help: "Uuids of samples to delete.")
         var uuids: [String] = []
 
-        @Option(help: ArgumentHelp(
-            "Delete samples starting at or after this instant, or from the start of this local day (with --to).",
-            valueName: "date|instant"))
-        var from: String?
-
-        @Option(help: ArgumentHelp(
-            "Delete samples starting before this instant, or up to the end of this local day (with --from).",
-            valueName: "date|instant"))
-        var to: String?
-
-        @OptionGroup var zone: TimeZoneOptions
+        @OptionGroup var starts: StartRangeOptions
 
         @Option(name: .customLong("type"),
                 help: ArgumentHelp("With --from/--to: delete samples of this type (e.g. HeartRate) instead of step counts; repeatable.",
@@ -57,7 +47,7 @@ extension StepSyncCommand {
         var json = false
 
         func validate() throws {
-            let byRange = from != nil || to != nil
+            let byRange = starts.isGiven
             guard byRange || !uuids.isEmpty else {
                 throw ValidationError("Name what to delete: --uuid U… or --from T --to T.")
             }
@@ -74,21 +64,12 @@ extension StepSyncCommand {
                 throw ValidationError("--uuid \(uuid) is not a uuid (expected e.g. D67311EE-FACB-41AA-B202-8D266F3EDE18).")
             }
             if byRange {
-                guard from != nil, to != nil else { throw ValidationError("--from and --to go together.") }
-                guard let range = try range(), range.start < range.end else {
-                    throw ValidationError("--from \(from ?? "") must be before --to \(to ?? "").")
+                guard let from = starts.from, let to = starts.to else {
+                    throw ValidationError("--from and --to go together.")
                 }
-            }
-        }
-
-        /// The start range `--from`/`--to` name, days read in `--tz` (``ExportRange``); `nil` without them.
-        func range() throws -> TimeRange? {
-            guard let from, let to else { return nil }
-            do {
-                return try ExportRange.parse(from: from, to: to, timeZone: try zone.displayTimeZone().zone,
-                                             names: ("--from", "--to"))
-            } catch let error as ExportRangeError {
-                throw ValidationError(error.description)
+                guard let range = try starts.range(), range.start < range.end else {
+                    throw ValidationError("--from \(from) must be before --to \(to).")
+                }
             }
         }
 
@@ -97,10 +78,10 @@ extension StepSyncCommand {
             let selected: Set<SampleType>? = allTypes ? nil
                 : try SampleTypeArgument.resolve(types, among: try store.sampleTypes()) ?? [.stepCount]
             let what: String
-            let range = try range()
+            let range = try starts.range()
             if let range {
                 let names = selected.map { $0.map(\.shortName).sorted().joined(separator: ", ") } ?? "every type"
-                what = "every sample (\(names)) starting in \(try zone.displayTimeZone().range(range))"
+                what = "every sample (\(names)) starting in \(try starts.zone().range(range))"
             } else {
                 what = "\(uuids.count) sample\(uuids.count == 1 ? "" : "s") by uuid"
             }

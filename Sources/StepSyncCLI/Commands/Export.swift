@@ -33,17 +33,7 @@ extension StepSyncCommand {
                                    valueName: "type"))
         var type: String
 
-        @Option(help: ArgumentHelp("Samples starting on or after this day (YYYY-MM-DD, in --tz) or ISO-8601 instant.",
-                                   valueName: "date"))
-        var from: String?
-
-        @Option(help: ArgumentHelp("Samples starting before the end of this day (YYYY-MM-DD, in --tz) or before this ISO-8601 instant.",
-                                   valueName: "date"))
-        var to: String?
-
-        @Option(help: ArgumentHelp("The IANA time zone of --from/--to dates (default: STEPSYNC_TZ, else the system's); the rows stay UTC.",
-                                   valueName: "zone"))
-        var tz: String?
+        @OptionGroup var starts: StartRangeOptions
 
         @Option(help: ArgumentHelp("csv or ndjson (default: from the --out extension .csv/.ndjson/.jsonl, else csv).",
                                    valueName: "format"))
@@ -76,14 +66,9 @@ extension StepSyncCommand {
             return ExportFormat(name: ext) ?? .csv
         }
 
-        /// The start range `--from`/`--to` name.
+        /// The start range `--from`/`--to` name: everything without them.
         func range() throws -> TimeRange {
-            let zone = from != nil || to != nil ? try DisplayTimeZone.resolve(option: tz).zone : TimeZone(identifier: "UTC")!
-            do {
-                return try ExportRange.parse(from: from, to: to, timeZone: zone, names: ("--from", "--to"))
-            } catch {
-                throw ValidationError(error.description)
-            }
+            try starts.range() ?? ExportRange.all
         }
 
         func run() async throws {
